@@ -1,0 +1,8 @@
+"""The rules engine: one deal, one match, and what each seat may see."""
+
+from callbreak.engine.deal import Action, Deal
+from callbreak.engine.errors import IllegalAction
+from callbreak.engine.match import Match
+from callbreak.engine.observation import Observation, TrickView, observe
+
+__all__ = ["Action", "Deal", "IllegalAction", "Match", "Observation", "TrickView", "observe"]

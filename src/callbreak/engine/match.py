@@ -1,0 +1,208 @@
+"""A match: deals in turn, dealer rotation, redeals, totals, the end and the tie-break.
+
+The match owns the one random generator of a game, so a seed reproduces the
+first dealer, every shuffle and every redeal.  ``act`` forwards to the current
+deal and moves the match on by itself, so a driver loop is just
+``while not match.over: match.act(choose(match.observation(match.to_act)))``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from callbreak.cards import CARD_NAMES, DECK_SIZE, RANK_COUNT
+from callbreak.engine.deal import OVER, VOID, Action, Deal
+from callbreak.engine.observation import Observation, observe
+from callbreak.points import Points
+from callbreak.rules import Rules
+
+Hands = Sequence[str | Sequence[str | int]]
+
+
+@dataclass(frozen=True)
+class DealerDraw:
+    """How the first dealer was chosen: the method and, for a draw, each round's cards."""
+
+    method: str
+    dealer: int
+    rounds: tuple[tuple[tuple[int, str], ...], ...] = ()
+    """For a draw: each round's (seat, card) pairs; later rounds only for seats still tied."""
+
+
+@dataclass
+class DealEntry:
+    """A finished (or void) deal in the match, with what it did to the totals."""
+
+    deal: Deal
+    seed: int | None
+    number: int
+    """1-based count of scored deals up to this one; a void deal has the number of the deal it replaces."""
+    tie_break: bool
+    counting_seats: tuple[int, ...]
+    totals: tuple[Points, ...]
+
+
+def draw_first_dealer(method: str, players: int, rng: random.Random) -> DealerDraw:
+    """Pick the first dealer by ``first_dealer``: at random, or by drawing cards (ties draw again)."""
+    if method == "random":
+        return DealerDraw(method, rng.randrange(players))
+    seats = list(range(players))
+    rounds = []
+    while True:
+        cards = rng.sample(range(DECK_SIZE), len(seats))
+        rounds.append(tuple((s, CARD_NAMES[c]) for s, c in zip(seats, cards, strict=True)))
+        ranks = [c % RANK_COUNT for c in cards]
+        target = min(ranks) if method == "draw_low" else max(ranks)
+        seats = [s for s, r in zip(seats, ranks, strict=True) if r == target]
+        if len(seats) == 1:
+            return DealerDraw(method, seats[0], tuple(rounds))
+
+
+class Match:
+    """A whole match under ``rules``; see DESIGN.md.
+
+    ``hands`` (optional) gives the hands of successive deals in order, void
+    deals included, instead of shuffling: replays and duplicate arenas use it.
+
+    >>> match = Match(Rules.preset("callbreak"), seed=7)
+    >>> import random
+    >>> rng = random.Random(1)
+    >>> while not match.over:
+    ...     match.act(rng.choice(match.legal()))
+    >>> len(match.scored_deals), match.winners == [match.totals.index(max(match.totals))]
+    (5, True)
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        seed: int | None = None,
+        *,
+        dealer: int | None = None,
+        hands: Iterable[Hands] | None = None,
+    ) -> None:
+        self.rules = rules
+        self.players = rules.players
+        self.seed = seed
+        self._rng = random.Random(seed)
+        if dealer is None:
+            self.dealer_draw = draw_first_dealer(rules.first_dealer, self.players, self._rng)
+        else:
+            self.dealer_draw = DealerDraw("given", dealer)
+        self._hands: Iterator[Hands] | None = None if hands is None else iter(hands)
+        self.entries: list[DealEntry] = []
+        self.totals: list[Points] = [Points(0)] * self.players
+        self.winners: list[int] = []
+        self.over = False
+        self.counting_seats: tuple[int, ...] = tuple(range(self.players))
+        self.tie_break = False
+        self.deal: Deal = self._new_deal(self.dealer_draw.dealer)
+
+    # ------------------------------------------------------------- public API
+    @property
+    def phase(self) -> str:
+        return "over" if self.over else self.deal.phase
+
+    @property
+    def to_act(self) -> int | None:
+        return None if self.over else self.deal.to_act
+
+    @property
+    def dealer(self) -> int:
+        return self.deal.dealer
+
+    @property
+    def deal_number(self) -> int:
+        """1-based number of the current deal (void redeals keep the number)."""
+        return len(self.scored_deals) + (0 if self.over else 1)
+
+    @property
+    def scored_deals(self) -> list[DealEntry]:
+        return [e for e in self.entries if e.deal.phase == OVER]
+
+    def legal(self) -> list[Any]:
+        return [] if self.over else self.deal.legal()
+
+    def act(self, action: Action) -> None:
+        """Apply the action of ``to_act`` to the current deal, then move the match on."""
+        if self.over:
+            from callbreak.engine.errors import IllegalAction
+
+            raise IllegalAction("the match is over: no more actions", "phase")
+        self.deal.act(action)
+        if self.deal.over:
+            self._settle()
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may know: its observation of the current deal plus the match totals."""
+        counting = list(self.counting_seats) if self.tie_break else None
+        return observe(self.deal, seat, list(self.totals), self.deal_number, counting)
+
+    def finish(self) -> None:
+        """End an open-ended match before the current deal has started (``match_end = open``).
+
+        The fresh deal is discarded; a tie at the top then goes to the tie-break.
+        """
+        if self.over:
+            return
+        if self.deal.claims or any(c is not None for c in self.deal.calls):
+            raise ValueError("finish the match between deals, before anyone has acted in a deal")
+        if not self.scored_deals:
+            raise ValueError("no deal has been played yet: there is nothing to decide")
+        self._decide(list(range(self.players)))
+
+    # ------------------------------------------------------------- internals
+    def _new_deal(self, dealer: int) -> Deal:
+        self._deal_seed: int | None = None
+        if self._hands is not None:
+            hands = next(self._hands, None)
+            if hands is not None:
+                return Deal(self.rules, hands, dealer=dealer)
+        self._deal_seed = self._rng.getrandbits(63)
+        return Deal(self.rules, seed=self._deal_seed, dealer=dealer)
+
+    def _settle(self) -> None:
+        deal = self.deal
+        next_dealer = deal.dealer
+        if deal.phase == VOID:
+            number = len(self.scored_deals) + 1
+        else:
+            points = deal.points
+            assert points is not None
+            for seat in self.counting_seats:
+                self.totals[seat] += points[seat]
+            number = len(self.scored_deals) + 1
+            next_dealer = (deal.dealer + 1) % self.players
+        self.entries.append(
+            DealEntry(deal, self._deal_seed, number, self.tie_break, self.counting_seats,
+                      tuple(self.totals))
+        )
+        if deal.phase == OVER:
+            self._check_end()
+        if not self.over:
+            self.deal = self._new_deal(next_dealer)
+
+    def _check_end(self) -> None:
+        rules = self.rules
+        if self.tie_break:
+            self._decide(list(self.counting_seats))
+        elif rules.match_end == "deals":
+            if len(self.scored_deals) >= rules.match_deals:
+                self._decide(list(range(self.players)))
+        elif rules.match_end.startswith("target:"):
+            target = Points.whole(int(rules.match_end.split(":")[1]))
+            if any(t >= target for t in self.totals):
+                self._decide(list(range(self.players)))
+
+    def _decide(self, seats: list[int]) -> None:
+        best = max(self.totals[s] for s in seats)
+        top = [s for s in seats if self.totals[s] == best]
+        if len(top) == 1 or self.rules.tie_break == "shared":
+            self.winners, self.over = top, True
+            return
+        self.tie_break = True
+        self.counting_seats = tuple(top)
+        self.deal = self._new_deal((self.deal.dealer + 1) % self.players)

@@ -1,0 +1,171 @@
+"""Which cards may be played to a trick, as mask arithmetic, and why a card may not.
+
+``legal_mask`` is the single source of truth for play legality: the public
+``Deal`` and the compact search state both call it, so they cannot disagree.
+``explain_illegal`` walks the same steps in the same order to name the rule a
+refused card breaks; it runs only on the (rare) illegal path.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from callbreak.cards import CARD_NAMES, RANK_COUNT, SUIT_MASKS, SUIT_NAMES, hand_names
+from callbreak.rules import Rules
+
+NEVER, WINNING, ALWAYS = 0, 1, 2
+_MUST_TRUMP = {"never": NEVER, "winning": WINNING, "always": ALWAYS}
+
+
+class PlayRules(NamedTuple):
+    """The play options of a Rules, flattened to plain ints and bools for the hot path."""
+
+    trump: int  # suit index, or -1 for no trump
+    must_overtake: bool
+    must_trump: int  # NEVER | WINNING | ALWAYS
+    no_waste_trump: bool
+    no_trump_lead_first_trick: bool
+    trump_broken_to_lead: bool
+
+    @classmethod
+    def of(cls, rules: Rules) -> PlayRules:
+        return cls(
+            trump=rules.trump_suit,
+            must_overtake=rules.must_overtake,
+            must_trump=_MUST_TRUMP[rules.must_trump],
+            no_waste_trump=rules.no_waste_trump,
+            no_trump_lead_first_trick=rules.no_spade_lead_first_trick,
+            trump_broken_to_lead=rules.spades_broken,
+        )
+
+
+def trick_winner_offset(trick: list[int] | tuple[int, ...], trump: int) -> int:
+    """Index in ``trick`` of the winning card: the highest trump, else the highest of the led suit."""
+    best = trick[0]
+    best_at = 0
+    best_suit = best // RANK_COUNT
+    for at in range(1, len(trick)):
+        card = trick[at]
+        suit = card // RANK_COUNT
+        if suit == best_suit:
+            if card > best:
+                best, best_at = card, at
+        elif suit == trump:
+            best, best_at, best_suit = card, at, suit
+    return best_at
+
+
+def legal_mask(
+    rules: PlayRules, hand: int, trick: list[int], first_trick: bool, trump_played: bool
+) -> int:
+    """The cards of ``hand`` that may be played to ``trick`` (cards so far, in play order)."""
+    trump = rules.trump
+    if not trick:
+        if trump >= 0 and (
+            (rules.trump_broken_to_lead and not trump_played)
+            or (rules.no_trump_lead_first_trick and first_trick)
+        ):
+            others = hand & ~SUIT_MASKS[trump]
+            if others:
+                return others
+        return hand
+    led = trick[0] // RANK_COUNT
+    best_led = -1
+    best_trump = -1
+    for card in trick:
+        suit = card // RANK_COUNT
+        if suit == led and card > best_led:
+            best_led = card
+        if suit == trump and card > best_trump:
+            best_trump = card
+    follow = hand & SUIT_MASKS[led]
+    if follow:
+        if rules.must_overtake and (led == trump or best_trump < 0):
+            higher = follow & ~((2 << best_led) - 1)
+            if higher:
+                return higher
+        return follow
+    if trump < 0 or rules.must_trump == NEVER:
+        allowed = hand
+    else:
+        trumps = hand & SUIT_MASKS[trump]
+        if not trumps:
+            allowed = hand
+        else:
+            winners = trumps & ~((2 << best_trump) - 1) if best_trump >= 0 else trumps
+            if winners:
+                allowed = winners
+            elif rules.must_trump == ALWAYS:
+                allowed = trumps
+            else:
+                allowed = hand
+    if rules.no_waste_trump and best_trump >= 0:
+        low = allowed & SUIT_MASKS[trump] & ((1 << best_trump) - 1)
+        if low and allowed & ~low:
+            allowed &= ~low
+    return allowed
+
+
+def _names(mask: int) -> str:
+    return ", ".join(hand_names(mask))
+
+
+def explain_illegal(
+    rules: PlayRules, hand: int, trick: list[int], first_trick: bool, trump_played: bool, card: int
+) -> tuple[str, str]:
+    """Why ``card`` may not be played here: ``(rule, message)``; the rule is an option name
+    (``must_overtake``, ``must_trump``, ...) or ``hold_card`` / ``follow_suit``."""
+    name = CARD_NAMES[card]
+    allowed = legal_mask(rules, hand, trick, first_trick, trump_played)
+    if not hand >> card & 1:
+        return "hold_card", f"you do not hold the {name}; your cards: {_names(hand)}"
+    trump = rules.trump
+    trump_name = SUIT_NAMES[trump] if trump >= 0 else ""
+    if not trick:
+        if rules.no_trump_lead_first_trick and first_trick:
+            return (
+                "no_spade_lead_first_trick",
+                f"no {trump_name[:-1]} may be led to the first trick while you hold another suit "
+                f"(no_spade_lead_first_trick); lead one of {_names(allowed)}",
+            )
+        return (
+            "spades_broken",
+            f"{trump_name} are not broken yet: no {trump_name[:-1]} has been played, so lead "
+            f"another suit (spades_broken); lead one of {_names(allowed)}",
+        )
+    led = trick[0] // RANK_COUNT
+    led_name = SUIT_NAMES[led]
+    winner = trick[trick_winner_offset(trick, trump)]
+    if hand & SUIT_MASKS[led]:
+        if card // RANK_COUNT != led:
+            return "follow_suit", f"you must follow suit with {led_name}: {_names(allowed)}"
+        return (
+            "must_overtake",
+            f"you must beat the {CARD_NAMES[winner]} with a higher {led_name[:-1]} "
+            f"(must_overtake): {_names(allowed)}",
+        )
+    trumps = hand & SUIT_MASKS[trump] if trump >= 0 else 0
+    trumped = winner // RANK_COUNT == trump and led != trump
+    if rules.no_waste_trump and trumped and card // RANK_COUNT == trump and card < winner:
+        legal_without_waste = allowed & ~(SUIT_MASKS[trump] & ((1 << winner) - 1))
+        if legal_without_waste == allowed:
+            return (
+                "no_waste_trump",
+                f"you may not play a {trump_name[:-1]} lower than the {CARD_NAMES[winner]} while "
+                f"you hold other cards (no_waste_trump): {_names(allowed)}",
+            )
+    if allowed & trumps == allowed:
+        what = (
+            f"a {trump_name[:-1]} that beats the {CARD_NAMES[winner]}"
+            if winner // RANK_COUNT == trump and allowed & ~((2 << winner) - 1) == allowed
+            else f"a {trump_name[:-1]}"
+        )
+        mode = "always" if rules.must_trump == ALWAYS else "winning"
+        return (
+            "must_trump",
+            f"you have no {led_name}, so you must play {what} (must_trump={mode}): {_names(allowed)}",
+        )
+    return "no_waste_trump", (
+        f"you may not play a {trump_name[:-1]} lower than the {CARD_NAMES[winner]} while you hold "
+        f"other cards (no_waste_trump): {_names(allowed)}"
+    )

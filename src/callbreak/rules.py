@@ -1,0 +1,336 @@
+"""Rules: a frozen, validated set of options under the canonical names of RULES.md.
+
+A preset is just a named set of option values; ``replace`` checks every change
+against the option table below, so a typo or a bad value fails loudly with the
+list of what is allowed instead of silently playing another game.
+
+>>> rules = Rules.preset("callbreak").replace(must_trump="always", max_call=8)
+>>> rules.must_trump, rules.max_call, rules.name
+('always', 8, 'callbreak')
+>>> Rules.preset("callbreak").replace(must_trump="sometimes")
+Traceback (most recent call last):
+...
+ValueError: must_trump='sometimes' is not allowed: choose one of winning, always, never
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from callbreak.points import Points
+
+
+@dataclass(frozen=True)
+class Option:
+    """One rule option: its name, what values it takes, and what it means."""
+
+    name: str
+    allowed: str
+    help: str
+    check: Callable[[Any], Any] = field(repr=False, compare=False)
+
+
+def _choice(*values: str) -> Callable[[Any], Any]:
+    def check(value: Any) -> Any:
+        if value in values:
+            return value
+        raise ValueError(f"choose one of {', '.join(values)}")
+
+    return check
+
+
+def _bool(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in {"on", "true", "yes", "1"}:
+        return True
+    if isinstance(value, str) and value.lower() in {"off", "false", "no", "0"}:
+        return False
+    raise ValueError("choose on or off (true/false)")
+
+
+def _int_range(low: int, high: int, optional: bool = False) -> Callable[[Any], Any]:
+    def check(value: Any) -> Any:
+        if optional and (value is None or (isinstance(value, str) and value.lower() == "none")):
+            return None
+        if isinstance(value, str) and re.fullmatch(r"-?\d+", value.strip()):
+            value = int(value)
+        if isinstance(value, int) and not isinstance(value, bool) and low <= value <= high:
+            return value
+        none = " or none" if optional else ""
+        raise ValueError(f"give a whole number from {low} to {high}{none}")
+
+    return check
+
+
+def _points(value: Any) -> Points:
+    try:
+        points = Points.parse(value)
+    except ValueError:
+        raise ValueError("give a number with at most one decimal, e.g. 0.1 or 0") from None
+    if points.tenths < 0:
+        raise ValueError("give a number of at least 0")
+    return points
+
+
+def _success_window(value: Any) -> str:
+    if value in ("at_least", "call_or_one_over", "exact"):
+        return str(value)
+    if isinstance(value, str) and re.fullmatch(r"call_to_call_plus:[1-9]\d?", value):
+        return value
+    raise ValueError("choose one of at_least, call_or_one_over, exact, call_to_call_plus:N")
+
+
+def _match_end(value: Any) -> str:
+    if value in ("deals", "open"):
+        return str(value)
+    if isinstance(value, str) and re.fullmatch(r"(deals|target):[1-9]\d{0,3}", value):
+        return value
+    raise ValueError("choose one of deals (play match_deals deals), deals:N, target:T, open")
+
+
+def _faces(value: Any) -> str:
+    if isinstance(value, str) and value and set(value.upper()) <= set("AKQJ"):
+        return "".join(r for r in "AKQJ" if r in value.upper())
+    raise ValueError("give the honour ranks that save a hand, e.g. AKQJ or KQJ")
+
+
+OPTIONS: tuple[Option, ...] = (
+    Option("misdeal", "claim | auto | off",
+           "A hand with no spade, or no honour (see misdeal_faces), may be thrown in: "
+           "claim = its holder decides, auto = always redealt, off = no misdeal.",
+           _choice("claim", "auto", "off")),
+    Option("misdeal_faces", "AKQJ | KQJ | ...",
+           "Which honours keep a hand from being a misdeal (RULES.md §1.2 uses AKQJ; the Bhoos "
+           "arena redeals a hand without J, Q or K: KQJ).",
+           _faces),
+    Option("misdeal_no_spade", "on | off",
+           "Everyone must hold a spade: a hand without one is always redealt (Call Bridge house rule).",
+           _bool),
+    Option("min_call", "1..13", "Lowest call allowed.", _int_range(1, 13)),
+    Option("max_call", "1..13", "Highest call allowed.", _int_range(1, 13)),
+    Option("min_total_calls", "0..52 | none",
+           "If the four calls add up to less, the deal is void and the same dealer deals again.",
+           _int_range(0, 52, optional=True)),
+    Option("must_overtake", "on | off",
+           "Following suit, you must beat the winning card of the led suit if you can "
+           "(unless the trick is already trumped).",
+           _bool),
+    Option("must_trump", "winning | always | never",
+           "Void in the led suit: winning = play a spade that beats every spade in the trick if you "
+           "hold one, else any card; always = any spade if you hold one (a winning one if you can); "
+           "never = any card.",
+           _choice("winning", "always", "never")),
+    Option("no_waste_trump", "on | off",
+           "When a side suit was led and already trumped, you may not under-trump unless you have "
+           "nothing else to play.",
+           _bool),
+    Option("no_spade_lead_first_trick", "on | off",
+           "No spade may be led to the first trick unless the leader holds only spades.", _bool),
+    Option("spades_broken", "on | off",
+           "No spade may be led until a spade has been played to an earlier trick, unless the "
+           "leader holds only spades.",
+           _bool),
+    Option("declare_voids", "on | off",
+           "After the calls, each player with a void suit may declare it (\"side off\"); a "
+           "declaration only makes the void public.",
+           _bool),
+    Option("scoring", "callbreak | callbridge",
+           "callbreak: a bonus call scores its bonus whenever made; callbridge: the bonus also "
+           "needs the call or one more. Otherwise success scores +call (+ overtricks), failure -call.",
+           _choice("callbreak", "callbridge")),
+    Option("success_window", "at_least | call_or_one_over | exact | call_to_call_plus:N",
+           "Which trick counts make a call: at least the call, the call or one more, exactly the "
+           "call, or from the call to the call plus N.",
+           _success_window),
+    Option("overtrick_points", "0 | 0.1 | ...",
+           "Points for each trick won above a made call (Call Break: 0.1).", _points),
+    Option("bonus_call", "1..13 | none",
+           "A made call of this many or more scores bonus_points flat instead of the call.",
+           _int_range(1, 13, optional=True)),
+    Option("bonus_points", "1..99", "What a made bonus call scores (13; a house rule uses 16).",
+           _int_range(1, 99)),
+    Option("match_deals", "1..99", "Deals in a match when match_end = deals.", _int_range(1, 99)),
+    Option("match_end", "deals | deals:N | target:T | open",
+           "deals = play match_deals deals; deals:N = N deals; target:T = first to reach T at the "
+           "end of a deal (the higher total if several); open = until the players stop.",
+           _match_end),
+    Option("tie_break", "extra_deal | shared",
+           "A tie at the top: extra_deal = one more deal among all, only the tied seats' points "
+           "count, repeated while tied; shared = the tied seats share the win.",
+           _choice("extra_deal", "shared")),
+    Option("first_dealer", "random | draw_low | draw_high",
+           "Who deals first: at random, or by drawing a card (lowest or highest deals; ties draw "
+           "again). A seed reproduces either.",
+           _choice("random", "draw_low", "draw_high")),
+)
+
+OPTION_BY_NAME: Mapping[str, Option] = {option.name: option for option in OPTIONS}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rules of one game: a preset name plus every option's value.
+
+    Structure that no option changes yet (four players, 13 cards, spades trump)
+    is fixed per preset family; new games add their own presets and phases.
+    """
+
+    name: str = "callbreak"
+    misdeal: str = "claim"
+    misdeal_faces: str = "AKQJ"
+    misdeal_no_spade: bool = False
+    min_call: int = 1
+    max_call: int = 13
+    min_total_calls: int | None = 8
+    must_overtake: bool = True
+    must_trump: str = "winning"
+    no_waste_trump: bool = False
+    no_spade_lead_first_trick: bool = False
+    spades_broken: bool = False
+    declare_voids: bool = False
+    scoring: str = "callbreak"
+    success_window: str = "at_least"
+    overtrick_points: Points = field(default_factory=lambda: Points(1))
+    bonus_call: int | None = None
+    bonus_points: int = 13
+    match_deals: int = 5
+    match_end: str = "deals"
+    tie_break: str = "extra_deal"
+    first_dealer: str = "random"
+
+    players: ClassVar[int] = 4
+    hand_size: ClassVar[int] = 13
+    trump_suit: ClassVar[int] = 0  # spades
+
+    PRESETS: ClassVar[dict[str, dict[str, Any]]] = {}
+
+    def __post_init__(self) -> None:
+        for option in OPTIONS:
+            value = getattr(self, option.name)
+            try:
+                checked = option.check(value)
+            except ValueError as error:
+                raise ValueError(
+                    f"{option.name}={value!r} is not allowed: {error}"
+                ) from None
+            if checked != value or type(checked) is not type(value):
+                object.__setattr__(self, option.name, checked)
+        if self.match_end.startswith("deals:"):
+            # deals:N is a shorthand for match_end=deals with match_deals=N.
+            object.__setattr__(self, "match_deals", int(self.match_end[6:]))
+            object.__setattr__(self, "match_end", "deals")
+        if self.min_call > self.max_call:
+            raise ValueError(
+                f"min_call={self.min_call} is above max_call={self.max_call}: "
+                "min_call must not exceed max_call"
+            )
+
+    @classmethod
+    def preset(cls, name: str) -> Rules:
+        """The rules of a named preset from RULES.md, e.g. ``callbreak``, ``callbridge``."""
+        try:
+            values = cls.PRESETS[name]
+        except KeyError:
+            raise ValueError(
+                f"unknown preset {name!r}: choose one of {', '.join(cls.PRESETS)}"
+            ) from None
+        return cls(name=name, **values)
+
+    @classmethod
+    def presets(cls) -> list[str]:
+        return list(cls.PRESETS)
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some options changed; an unknown name or bad value is a ValueError."""
+        for name in changes:
+            if name not in OPTION_BY_NAME:
+                raise ValueError(
+                    f"unknown rule option {name!r}: choose from {', '.join(OPTION_BY_NAME)}"
+                )
+        return dataclasses.replace(self, **changes)
+
+    def options(self) -> dict[str, Any]:
+        """Every option's value, by canonical name."""
+        return {option.name: getattr(self, option.name) for option in OPTIONS}
+
+    def changed(self) -> dict[str, Any]:
+        """The options that differ from this preset's own values."""
+        base = Rules.preset(self.name) if self.name in self.PRESETS else Rules()
+        return {k: v for k, v in self.options().items() if getattr(base, k) != v}
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict: the preset name and every option (points as numbers)."""
+        out: dict[str, Any] = {"preset": self.name}
+        for name, value in self.options().items():
+            out[name] = value.json() if isinstance(value, Points) else value
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Rules:
+        """Inverse of ``to_dict``; missing options take the preset's values."""
+        data = dict(data)
+        name = data.pop("preset", data.pop("name", "callbreak"))
+        base = cls.preset(name) if name in cls.PRESETS else cls(name=name)
+        return base.replace(**data)
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), sort_keys=False)
+
+    @classmethod
+    def from_json(cls, text: str) -> Rules:
+        return cls.from_dict(json.loads(text))
+
+    # Derived facts the engine asks for on its hot path.
+    def success(self, call: int, won: int) -> bool:
+        """Whether winning ``won`` tricks makes a call of ``call`` under the success window."""
+        window = self.success_window
+        if window == "at_least":
+            return won >= call
+        if window == "call_or_one_over":
+            return call <= won <= call + 1
+        if window == "exact":
+            return won == call
+        return call <= won <= call + int(window.rsplit(":", 1)[1])
+
+    def score(self, call: int, won: int) -> Points:
+        """Points of one seat for one deal.
+
+        >>> rules = Rules.preset("callbreak")
+        >>> [str(rules.score(4, won)) for won in (5, 7, 3, 4)]
+        ['4.1', '4.3', '-4', '4']
+        """
+        if not self.success(call, won):
+            return Points.whole(-call)
+        bonus = self.bonus_call is not None and call >= self.bonus_call
+        if bonus and self.scoring == "callbridge":
+            bonus = call <= won <= call + 1
+        if bonus:
+            return Points.whole(self.bonus_points)
+        return Points.whole(call) + self.overtrick_points * max(0, won - call)
+
+
+Rules.PRESETS.update(
+    {
+        "callbreak": {},
+        "callbreak-bhoos": {"max_call": 8, "misdeal": "auto", "misdeal_faces": "KQJ"},
+        "callbridge": {
+            "min_call": 2,
+            "max_call": 12,
+            "misdeal": "off",
+            "min_total_calls": None,
+            "must_overtake": False,
+            "scoring": "callbridge",
+            "success_window": "call_or_one_over",
+            "overtrick_points": 0,
+            "bonus_call": 8,
+            "bonus_points": 13,
+            "match_end": "open",
+        },
+    }
+)
