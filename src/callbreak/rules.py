@@ -173,6 +173,13 @@ OPTIONS: tuple[Option, ...] = (
 OPTION_BY_NAME: Mapping[str, Option] = {option.name: option for option in OPTIONS}
 
 
+def option_text(value: Any) -> str:
+    """An option value as a person types it: on/off, none, 0.1."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return "none" if value is None else str(value)
+
+
 @dataclass(frozen=True)
 class Rules:
     """The rules of one game: a preset name plus every option's value.

@@ -27,7 +27,7 @@ from callbreak.cards import (
     parse_hand,
 )
 from callbreak.engine.errors import IllegalAction
-from callbreak.engine.tricks import PlayRules, explain_illegal, legal_mask, trick_winner_offset
+from callbreak.engine.tricks import PlayRules, beats, explain_illegal, legal_mask
 from callbreak.points import Points
 from callbreak.rules import Rules
 
@@ -135,6 +135,9 @@ class Deal:
         self.tricks = [0] * n
         self.trick: list[int] = []
         self.leader = (dealer + 1) % n
+        self._led = -1  # suit led to the trick in progress, -1 before its first card
+        self._win = -1  # card winning the trick in progress
+        self._win_seat = -1
         self.history: list[tuple[int, tuple[int, ...], int]] = []
         """Completed tricks: (leader, cards in play order, winner)."""
         self.trump_played = False
@@ -201,7 +204,7 @@ class Deal:
             mask = self._legal
             if mask < 0:
                 mask = self._legal = legal_mask(
-                    self._play_rules, self.hands[self.to_act or 0], self.trick,
+                    self._play_rules, self.hands[self.to_act or 0], self._led, self._win,
                     not self.history, self.trump_played,
                 )
             return hand_names(mask)
@@ -217,7 +220,7 @@ class Deal:
             return 0
         if self._legal < 0:
             self._legal = legal_mask(
-                self._play_rules, self.hands[self.to_act or 0], self.trick,
+                self._play_rules, self.hands[self.to_act or 0], self._led, self._win,
                 not self.history, self.trump_played,
             )
         return self._legal
@@ -236,7 +239,8 @@ class Deal:
         mask = self._legal
         if mask < 0:
             mask = legal_mask(
-                self._play_rules, self.hands[seat], self.trick, not self.history, self.trump_played
+                self._play_rules, self.hands[seat], self._led, self._win,
+                not self.history, self.trump_played,
             )
         if not mask >> card & 1:
             self._refuse_card(card)
@@ -245,17 +249,24 @@ class Deal:
         trick = self.trick
         trick.append(card)
         self._legal = -1
-        if card // RANK_COUNT == self._play_rules.trump:
+        trump = self._play_rules.trump
+        suit = card // RANK_COUNT
+        if suit == trump:
             self.trump_played = True
+        if self._win < 0:
+            self._led = suit
+            self._win, self._win_seat = card, seat
+        elif beats(card, self._win, trump):
+            self._win, self._win_seat = card, seat
         n = self.players
         if len(trick) < n:
             self.to_act = seat + 1 if seat + 1 < n else 0
             return
-        leader = self.leader
-        winner = (leader + trick_winner_offset(trick, self._play_rules.trump)) % n
-        self.history.append((leader, tuple(trick), winner))
+        winner = self._win_seat
+        self.history.append((self.leader, tuple(trick), winner))
         self.tricks[winner] += 1
         self.trick = []
+        self._led = self._win = -1
         self.leader = self.to_act = winner
         if len(self.history) == self.rules.hand_size:
             self._finish()

@@ -100,6 +100,8 @@ class Match:
         self.counting_seats: tuple[int, ...] = tuple(range(self.players))
         self.tie_break = False
         self.deal: Deal = self._new_deal(self.dealer_draw.dealer)
+        if self.deal.over:  # thrown in as dealt (misdeal=auto, misdeal_no_spade)
+            self._settle()
 
     # ------------------------------------------------------------- public API
     @property
@@ -144,7 +146,8 @@ class Match:
     def finish(self) -> None:
         """End an open-ended match before the current deal has started (``match_end = open``).
 
-        The fresh deal is discarded; a tie at the top then goes to the tie-break.
+        A tie at the top then goes to the tie-break: the fresh deal, untouched so far,
+        becomes the extra deal.
         """
         if self.over:
             return
@@ -165,6 +168,11 @@ class Match:
         return Deal(self.rules, seed=self._deal_seed, dealer=dealer)
 
     def _settle(self) -> None:
+        while self._settle_one():
+            pass  # the next deal was thrown in as dealt (misdeal=auto, misdeal_no_spade)
+
+    def _settle_one(self) -> bool:
+        """Book the finished or void deal and start the next; True if that one is void already."""
         deal = self.deal
         next_dealer = deal.dealer
         if deal.phase == VOID:
@@ -182,8 +190,10 @@ class Match:
         )
         if deal.phase == OVER:
             self._check_end()
-        if not self.over:
-            self.deal = self._new_deal(next_dealer)
+        if self.over:
+            return False
+        self.deal = self._new_deal(next_dealer)
+        return self.deal.over
 
     def _check_end(self) -> None:
         rules = self.rules
@@ -205,4 +215,4 @@ class Match:
             return
         self.tie_break = True
         self.counting_seats = tuple(top)
-        self.deal = self._new_deal((self.deal.dealer + 1) % self.players)
+        # The next deal (started by _settle, or the untouched one after finish()) is the extra.

@@ -41,26 +41,31 @@ class PlayRules(NamedTuple):
 
 def trick_winner_offset(trick: list[int] | tuple[int, ...], trump: int) -> int:
     """Index in ``trick`` of the winning card: the highest trump, else the highest of the led suit."""
-    best = trick[0]
     best_at = 0
-    best_suit = best // RANK_COUNT
     for at in range(1, len(trick)):
-        card = trick[at]
-        suit = card // RANK_COUNT
-        if suit == best_suit:
-            if card > best:
-                best, best_at = card, at
-        elif suit == trump:
-            best, best_at, best_suit = card, at, suit
+        if beats(trick[at], trick[best_at], trump):
+            best_at = at
     return best_at
 
 
+def beats(card: int, win: int, trump: int) -> bool:
+    """Whether ``card`` takes the trick from the card now winning it."""
+    suit = card // RANK_COUNT
+    win_suit = win // RANK_COUNT
+    return (suit == win_suit and card > win) or (suit == trump and win_suit != trump)
+
+
 def legal_mask(
-    rules: PlayRules, hand: int, trick: list[int], first_trick: bool, trump_played: bool
+    rules: PlayRules, hand: int, led: int, win: int, first_trick: bool, trump_played: bool
 ) -> int:
-    """The cards of ``hand`` that may be played to ``trick`` (cards so far, in play order)."""
+    """The cards of ``hand`` that may be played now.
+
+    ``led`` is the suit led to the current trick (-1 when leading) and ``win`` the
+    card winning it so far; both callers keep them up to date as cards fall, so
+    no trick is rescanned here.
+    """
     trump = rules.trump
-    if not trick:
+    if led < 0:
         if trump >= 0 and (
             (rules.trump_broken_to_lead and not trump_played)
             or (rules.no_trump_lead_first_trick and first_trick)
@@ -69,19 +74,11 @@ def legal_mask(
             if others:
                 return others
         return hand
-    led = trick[0] // RANK_COUNT
-    best_led = -1
-    best_trump = -1
-    for card in trick:
-        suit = card // RANK_COUNT
-        if suit == led and card > best_led:
-            best_led = card
-        if suit == trump and card > best_trump:
-            best_trump = card
     follow = hand & SUIT_MASKS[led]
+    win_suit = win // RANK_COUNT
     if follow:
-        if rules.must_overtake and (led == trump or best_trump < 0):
-            higher = follow & ~((2 << best_led) - 1)
+        if rules.must_overtake and win_suit == led:
+            higher = follow & ~((2 << win) - 1)
             if higher:
                 return higher
         return follow
@@ -92,15 +89,15 @@ def legal_mask(
         if not trumps:
             allowed = hand
         else:
-            winners = trumps & ~((2 << best_trump) - 1) if best_trump >= 0 else trumps
+            winners = trumps & ~((2 << win) - 1) if win_suit == trump else trumps
             if winners:
                 allowed = winners
             elif rules.must_trump == ALWAYS:
                 allowed = trumps
             else:
                 allowed = hand
-    if rules.no_waste_trump and best_trump >= 0:
-        low = allowed & SUIT_MASKS[trump] & ((1 << best_trump) - 1)
+    if rules.no_waste_trump and win_suit == trump:
+        low = allowed & SUIT_MASKS[trump] & ((1 << win) - 1)
         if low and allowed & ~low:
             allowed &= ~low
     return allowed
@@ -116,7 +113,9 @@ def explain_illegal(
     """Why ``card`` may not be played here: ``(rule, message)``; the rule is an option name
     (``must_overtake``, ``must_trump``, ...) or ``hold_card`` / ``follow_suit``."""
     name = CARD_NAMES[card]
-    allowed = legal_mask(rules, hand, trick, first_trick, trump_played)
+    led = trick[0] // RANK_COUNT if trick else -1
+    winner = trick[trick_winner_offset(trick, rules.trump)] if trick else -1
+    allowed = legal_mask(rules, hand, led, winner, first_trick, trump_played)
     if not hand >> card & 1:
         return "hold_card", f"you do not hold the {name}; your cards: {_names(hand)}"
     trump = rules.trump
@@ -133,9 +132,7 @@ def explain_illegal(
             f"{trump_name} are not broken yet: no {trump_name[:-1]} has been played, so lead "
             f"another suit (spades_broken); lead one of {_names(allowed)}",
         )
-    led = trick[0] // RANK_COUNT
     led_name = SUIT_NAMES[led]
-    winner = trick[trick_winner_offset(trick, trump)]
     if hand & SUIT_MASKS[led]:
         if card // RANK_COUNT != led:
             return "follow_suit", f"you must follow suit with {led_name}: {_names(allowed)}"

@@ -1,0 +1,6 @@
+"""Bots: one small interface and a registry by name, used by every face."""
+
+from callbreak.bots.base import Bot, available_bots, make_bot, register_bot
+from callbreak.bots.random_bot import RandomBot
+
+__all__ = ["Bot", "RandomBot", "available_bots", "make_bot", "register_bot"]

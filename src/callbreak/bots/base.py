@@ -1,0 +1,83 @@
+"""The Bot interface and the registry every face uses to find bots by name.
+
+A bot sees only an ``Observation`` (DESIGN.md's first wall) and answers one of
+``observation.legal``.  A spec such as ``"expert:budget_ms=300"`` names a bot
+and its options, so the CLI, the arena and the servers share one syntax.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol, runtime_checkable
+
+from callbreak.engine import Action, Observation
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """Anything with a name that turns an observation into one of its legal actions."""
+
+    name: str
+
+    def act(self, observation: Observation) -> Action:
+        """Choose one of ``observation.legal``; it is this bot's seat's turn."""
+        ...
+
+
+BotFactory = Callable[..., Bot]
+_REGISTRY: dict[str, tuple[BotFactory, str]] = {}
+
+
+def register_bot(name: str, help: str) -> Callable[[BotFactory], BotFactory]:
+    """Register a bot factory under ``name`` (called with ``seed=`` and the spec's options)."""
+
+    def decorate(factory: BotFactory) -> BotFactory:
+        _REGISTRY[name] = (factory, help)
+        return factory
+
+    return decorate
+
+
+def available_bots() -> dict[str, str]:
+    """Registered bot names and a line on each."""
+    return {name: help for name, (_, help) in sorted(_REGISTRY.items())}
+
+
+def _parse_value(text: str) -> Any:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"name:key=value,key=value"`` → name and options.
+
+    >>> parse_spec("expert:budget_ms=300,seed=2")
+    ('expert', {'budget_ms': 300, 'seed': 2})
+    """
+    name, _, rest = spec.partition(":")
+    options: dict[str, Any] = {}
+    for item in filter(None, rest.split(",")):
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise ValueError(f"bad bot option {item!r} in {spec!r}: write key=value")
+        options[key.strip()] = _parse_value(value.strip())
+    return name.strip(), options
+
+
+def make_bot(spec: str, seed: int | None = None) -> Bot:
+    """A bot from a spec such as ``random`` or ``random:seed=3``; unknown names list the known."""
+    name, options = parse_spec(spec)
+    try:
+        factory, _ = _REGISTRY[name]
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY))
+        raise ValueError(f"unknown bot {name!r}: choose one of {known}") from None
+    options.setdefault("seed", seed)
+    try:
+        return factory(**options)
+    except TypeError as error:
+        raise ValueError(f"bad options for bot {name!r}: {error}") from None

@@ -1,0 +1,275 @@
+"""``callbreak play``: a match at the terminal against three bots, line by line.
+
+The loop only ever reads the human seat's ``Observation``: the table a person
+sees is built from what that seat may know, never from the deal itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from callbreak.bots import Bot
+from callbreak.cards import SUIT_NAMES, SUITS
+from callbreak.cli.common import SEAT_NAMES, fmt_points, styled_card, styled_cards
+from callbreak.engine import IllegalAction, Match, Observation
+
+HELP = """Type a call as a number (e.g. 3) and a card as rank then suit: AS, td, 10h, 7c.
+  ?      this help          hand   show your hand
+  legal  show legal moves   score  show the scores
+  quit   leave (the record, if any, is saved)"""
+
+
+class Quit(Exception):
+    """The person asked to leave (or input ended)."""
+
+
+class TerminalGame:
+    """Runs one match with a person at ``human`` and bots elsewhere."""
+
+    def __init__(
+        self,
+        match: Match,
+        bots: dict[int, Bot],
+        *,
+        human: int = 0,
+        name: str = "You",
+        console: Console | None = None,
+        ask: Callable[[str], str] = input,
+        save: Callable[[Match], None] | None = None,
+    ) -> None:
+        self.match = match
+        self.bots = bots
+        self.human = human
+        self.names = [
+            name if seat == human else f"{SEAT_NAMES[seat]} ({bots[seat].name})"
+            for seat in range(match.players)
+        ]
+        self.console = console or Console(highlight=False)
+        self.ask = ask
+        self.save = save or (lambda _match: None)
+
+    # ------------------------------------------------------------------ loop
+    def run(self) -> None:
+        match, out = self.match, self.console
+        out.print(f"[bold]Call Break[/] — rules: {match.rules.name}. Type ? for help.\n")
+        shown_deal = None
+        try:
+            while not match.over:
+                deal = match.deal
+                if deal is not shown_deal:
+                    self._announce_deal()
+                    shown_deal = deal
+                seat = match.to_act
+                assert seat is not None
+                before = len(match.entries)
+                tricks_before = len(deal.history)
+                if seat == self.human:
+                    self._human_turn()
+                else:
+                    self._bot_turn(seat)
+                if len(deal.history) > tricks_before:
+                    winner = deal.history[-1][2]
+                    out.print(f"  [bold]→ {self.names[winner]} wins the trick.[/]")
+                if len(match.entries) > before:
+                    self._deal_finished()
+                    self.save(match)
+                    if match.rules.match_end == "open" and not match.over and not self._again():
+                        match.finish()
+                        if not match.over:
+                            out.print("[bold]Tie at the top: a tie-break deal follows.[/]")
+            self._match_finished()
+        except Quit:
+            out.print("\nLeaving the match.")
+        finally:
+            self.save(match)
+
+    # ------------------------------------------------------------ turns
+    def _human_turn(self) -> None:
+        obs = self.match.observation(self.human)
+        if obs.phase == "play":
+            self._show_table(obs)
+        prompt = self._prompt(obs)
+        while True:
+            text = self._read(prompt).strip()
+            if not text:
+                continue
+            if self._command(text, obs):
+                continue
+            action = self._to_action(text, obs)
+            if action is None:
+                continue
+            try:
+                self.match.act(action)
+            except IllegalAction as error:
+                self.console.print(f"[red]Not allowed:[/] {error}")
+                continue
+            if obs.phase == "play":
+                self.console.print(f"  You play {styled_card(str(action).upper())}")
+            return
+
+    def _bot_turn(self, seat: int) -> None:
+        obs = self.match.observation(seat)
+        action = self.bots[seat].act(obs)
+        self.match.act(action)
+        who = self.names[seat]
+        if obs.phase == "call":
+            self.console.print(f"  {who} calls {action}")
+        elif obs.phase == "play":
+            self.console.print(f"  {who} plays {styled_card(str(action))}")
+        elif obs.phase == "misdeal":
+            self.console.print(f"  {who} {'claims a misdeal' if action else 'plays on'}")
+        elif obs.phase == "declare" and action:
+            self.console.print(f"  {who} declares a void")
+
+    def _prompt(self, obs: Observation) -> str:
+        rules = obs.rules
+        if obs.phase == "call":
+            self.console.print(f"Your hand: {self._hand_by_suit(obs)}")
+            made = [f"{self.names[s]} {c}" for s, c in enumerate(obs.calls) if c is not None]
+            if made:
+                self.console.print("Calls so far: " + ", ".join(made))
+            return f"Your call ({rules.min_call}-{rules.max_call}): "
+        if obs.phase == "misdeal":
+            self.console.print(f"Your hand: {self._hand_by_suit(obs)}")
+            return "Your hand qualifies for a misdeal. Claim a redeal? [y/n]: "
+        if obs.phase == "declare":
+            voids = [SUIT_NAMES[s] for s in range(4) if not any(c[-1] == SUITS[s] for c in obs.hand)]
+            return f"Declare your void suit(s) ({', '.join(voids)}) to the table? [y/n]: "
+        return "Your card: "
+
+    def _read(self, prompt: str) -> str:
+        try:
+            text = self.ask(prompt)
+        except (EOFError, KeyboardInterrupt):
+            raise Quit from None
+        if text.strip().lower() in {"q", "quit", "exit"}:
+            raise Quit
+        return text
+
+    def _command(self, text: str, obs: Observation) -> bool:
+        word = text.lower()
+        if word in {"?", "h", "help"}:
+            self.console.print(HELP)
+        elif word == "hand":
+            self.console.print(f"Your hand: {self._hand_by_suit(obs)}")
+        elif word == "legal":
+            legal = obs.legal
+            shown = styled_cards([str(a) for a in legal]) if obs.phase == "play" else legal
+            self.console.print(f"Legal: {shown}")
+        elif word == "score":
+            self._show_scores()
+        else:
+            return False
+        return True
+
+    def _to_action(self, text: str, obs: Observation) -> int | str | bool | None:
+        if obs.phase in ("misdeal", "declare"):
+            if text.lower() in {"y", "yes"}:
+                return True
+            if text.lower() in {"n", "no"}:
+                return False
+            self.console.print("[red]Answer y or n.[/]")
+            return None
+        if obs.phase == "call":
+            if not text.isdigit():
+                self.console.print("[red]Type your call as a number, e.g. 3.[/]")
+                return None
+            return int(text)
+        return text
+
+    def _again(self) -> bool:
+        try:
+            text = self.ask("Play another deal? [Y/n]: ")
+        except (EOFError, KeyboardInterrupt):
+            return False
+        return text.strip().lower() not in {"n", "no", "q", "quit"}
+
+    # ------------------------------------------------------------ display
+    def _hand_by_suit(self, obs: Observation) -> str:
+        groups = []
+        for suit in SUITS:
+            cards = [c for c in obs.hand if c[-1] == suit]
+            if cards:
+                groups.append(styled_cards(cards))
+        return "   ".join(groups)
+
+    def _announce_deal(self) -> None:
+        match = self.match
+        deal_no = match.deal_number
+        tie = " (tie-break deal)" if match.tie_break else ""
+        self.console.rule(f"Deal {deal_no}{tie} — dealer: {self.names[match.dealer]}")
+
+    def _show_table(self, obs: Observation) -> None:
+        out = self.console
+        calls = "  ".join(
+            f"{self.names[s]}: {obs.tricks_won[s]}/{obs.calls[s]}" for s in range(obs.players)
+        )
+        out.print(f"\nTricks won / called — {calls}")
+        if obs.trick.cards:
+            played = ", ".join(
+                f"{self.names[s]} {styled_card(c)}"
+                for s, c in zip(obs.trick.seats(obs.players), obs.trick.cards, strict=True)
+            )
+            out.print(f"Trick {obs.trick_number + 1}: {played}")
+        else:
+            out.print(f"Trick {obs.trick_number + 1}: you lead")
+        out.print(f"Your hand: {self._hand_by_suit(obs)}")
+        out.print(f"Legal:     {styled_cards([str(a) for a in obs.legal])}")
+
+    def _deal_finished(self) -> None:
+        entry = self.match.entries[-1]
+        deal = entry.deal
+        out = self.console
+        if deal.void_reason:
+            out.print(f"[yellow]Deal thrown in:[/] {deal.void_reason}. Same dealer deals again.")
+            return
+        table = Table(title=f"Deal {entry.number} result")
+        for column in ("Seat", "Call", "Won", "Points", "Total"):
+            table.add_column(column, justify="right" if column != "Seat" else "left")
+        points = deal.points or []
+        for seat in range(self.match.players):
+            counted = seat in entry.counting_seats
+            table.add_row(
+                self.names[seat],
+                str(deal.calls[seat]),
+                str(deal.tricks[seat]),
+                str(points[seat]) if counted else f"({points[seat]})",
+                str(entry.totals[seat]),
+            )
+        out.print(table)
+
+    def _show_scores(self) -> None:
+        match = self.match
+        table = Table(title="Scoresheet")
+        table.add_column("Deal")
+        for seat in range(match.players):
+            table.add_column(self.names[seat], justify="right")
+        for entry in match.scored_deals:
+            pts = fmt_points(entry.deal.points or [])
+            table.add_row(str(entry.number), *pts)
+        table.add_row("Total", *fmt_points(match.totals))
+        self.console.print(table)
+
+    def _match_finished(self) -> None:
+        match = self.match
+        self._show_scores()
+        winners = " and ".join(self.names[s] for s in match.winners)
+        verb = "win" if len(match.winners) > 1 or match.winners == [self.human] else "wins"
+        self.console.print(f"[bold green]{winners} {verb} the match.[/]")
+
+
+def record_saver(path: Path | None, seats: list[dict[str, str]]) -> Callable[[Match], None]:
+    """A callback that rewrites the match record at ``path`` (or does nothing without one)."""
+    if path is None:
+        return lambda _match: None
+
+    def save(match: Match) -> None:
+        from callbreak.record import match_record, write_record
+
+        write_record(path, match_record(match, seats=seats, seed=match.seed))
+
+    return save
