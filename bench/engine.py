@@ -85,7 +85,13 @@ def compiled_kernel(rules: Rules) -> Loop | None:
         end = time.perf_counter() + seconds
         while time.perf_counter() < end:
             kernel.random_deals(
-                fast_rules, 1000, rng.getrandbits(31), rules.min_call, rules.max_call, scores, totals
+                fast_rules,
+                1000,
+                rng.getrandbits(31),
+                rules.min_call,
+                rules.max_call,
+                scores,
+                totals,
             )
             done += 1000
         return done
@@ -138,7 +144,7 @@ def main() -> None:
         loops["OpenSpiel spades (C++, from Python)"] = spiel
     rates: dict[str, list[float]] = {name: [] for name in loops}
     rng = random.Random(1)
-    for name, loop in loops.items():  # warm-up
+    for loop in loops.values():  # warm-up
         loop(rng, 0.2)
     for _ in range(args.rounds):
         for name, loop in loops.items():
@@ -146,8 +152,10 @@ def main() -> None:
             done = loop(rng, args.seconds)
             rates[name].append(done / (time.perf_counter() - start))
 
-    print(f"Python {platform.python_version()} on {platform.machine()}, "
-          f"{args.rounds} rounds of {args.seconds:g} s, median deals/s, rules {args.rules}")
+    print(
+        f"Python {platform.python_version()} on {platform.machine()}, "
+        f"{args.rounds} rounds of {args.seconds:g} s, median deals/s, rules {args.rules}"
+    )
     medians = {name: statistics.median(values) for name, values in rates.items()}
     base = medians.get("OpenSpiel spades (C++, from Python)")
     for name, value in medians.items():

@@ -28,7 +28,7 @@ class Points:
 
     @classmethod
     def parse(cls, value: str | int | float | Decimal | Points) -> Points:
-        """Read ``"4.1"``, ``4.1``, ``-3`` or ``Decimal("0.1")``; more than one decimal is an error."""
+        """Read ``"4.1"``, ``4.1``, ``-3`` or ``Decimal("0.1")``; a second decimal is an error."""
         if isinstance(value, Points):
             return value
         if isinstance(value, bool):
@@ -100,8 +100,10 @@ class Points:
         return self.tenths / 10
 
     def as_decimal(self) -> Decimal:
-        return Decimal(self.tenths).scaleb(-1).normalize() if self.tenths % 10 else Decimal(
-            self.tenths // 10
+        return (
+            Decimal(self.tenths).scaleb(-1).normalize()
+            if self.tenths % 10
+            else Decimal(self.tenths // 10)
         )
 
     def json(self) -> int | float:

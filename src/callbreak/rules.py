@@ -101,73 +101,130 @@ def _faces(value: Any) -> str:
 
 
 OPTIONS: tuple[Option, ...] = (
-    Option("misdeal", "claim | auto | off",
-           "A hand with no spade, or no honour (see misdeal_faces), may be thrown in: "
-           "claim = its holder decides, auto = always redealt, off = no misdeal.",
-           _choice("claim", "auto", "off")),
-    Option("misdeal_faces", "AKQJ | KQJ | ...",
-           "Which honours keep a hand from being a misdeal (RULES.md §1.2 uses AKQJ; the Bhoos "
-           "arena redeals a hand without J, Q or K: KQJ).",
-           _faces),
-    Option("misdeal_no_spade", "on | off",
-           "Everyone must hold a spade: a hand without one is always redealt (Call Bridge house rule).",
-           _bool),
+    Option(
+        "misdeal",
+        "claim | auto | off",
+        "A hand with no spade, or no honour (see misdeal_faces), may be thrown in: "
+        "claim = its holder decides, auto = always redealt, off = no misdeal.",
+        _choice("claim", "auto", "off"),
+    ),
+    Option(
+        "misdeal_faces",
+        "AKQJ | KQJ | ...",
+        "Which honours keep a hand from being a misdeal (RULES.md §1.2 uses AKQJ; the Bhoos "
+        "arena redeals a hand without J, Q or K: KQJ).",
+        _faces,
+    ),
+    Option(
+        "misdeal_no_spade",
+        "on | off",
+        "Everyone must hold a spade: a hand without one is always redealt (a Call Bridge rule).",
+        _bool,
+    ),
     Option("min_call", "1..13", "Lowest call allowed.", _int_range(1, 13)),
     Option("max_call", "1..13", "Highest call allowed.", _int_range(1, 13)),
-    Option("min_total_calls", "0..52 | none",
-           "If the four calls add up to less, the deal is void and the same dealer deals again.",
-           _int_range(0, 52, optional=True)),
-    Option("must_overtake", "on | off",
-           "Following suit, you must beat the winning card of the led suit if you can "
-           "(unless the trick is already trumped).",
-           _bool),
-    Option("must_trump", "winning | always | never",
-           "Void in the led suit: winning = play a spade that beats every spade in the trick if you "
-           "hold one, else any card; always = any spade if you hold one (a winning one if you can); "
-           "never = any card.",
-           _choice("winning", "always", "never")),
-    Option("no_waste_trump", "on | off",
-           "When a side suit was led and already trumped, you may not under-trump unless you have "
-           "nothing else to play.",
-           _bool),
-    Option("no_spade_lead_first_trick", "on | off",
-           "No spade may be led to the first trick unless the leader holds only spades.", _bool),
-    Option("spades_broken", "on | off",
-           "No spade may be led until a spade has been played to an earlier trick, unless the "
-           "leader holds only spades.",
-           _bool),
-    Option("declare_voids", "on | off",
-           "After the calls, each player with a void suit may declare it (\"side off\"); a "
-           "declaration only makes the void public.",
-           _bool),
-    Option("scoring", "callbreak | callbridge",
-           "callbreak: a bonus call scores its bonus whenever made; callbridge: the bonus also "
-           "needs the call or one more. Otherwise success scores +call (+ overtricks), failure -call.",
-           _choice("callbreak", "callbridge")),
-    Option("success_window", "at_least | call_or_one_over | exact | call_to_call_plus:N",
-           "Which trick counts make a call: at least the call, the call or one more, exactly the "
-           "call, or from the call to the call plus N.",
-           _success_window),
-    Option("overtrick_points", "0 | 0.1 | ...",
-           "Points for each trick won above a made call (Call Break: 0.1).", _points),
-    Option("bonus_call", "1..13 | none",
-           "A made call of this many or more scores bonus_points flat instead of the call.",
-           _int_range(1, 13, optional=True)),
-    Option("bonus_points", "1..99", "What a made bonus call scores (13; a house rule uses 16).",
-           _int_range(1, 99)),
+    Option(
+        "min_total_calls",
+        "0..52 | none",
+        "If the four calls add up to less, the deal is void and the same dealer deals again.",
+        _int_range(0, 52, optional=True),
+    ),
+    Option(
+        "must_overtake",
+        "on | off",
+        "Following suit, you must beat the winning card of the led suit if you can "
+        "(unless the trick is already trumped).",
+        _bool,
+    ),
+    Option(
+        "must_trump",
+        "winning | always | never",
+        "Void in the led suit: winning = play a spade that beats every spade in the trick if you "
+        "hold one, else any card; always = any spade if you hold one (a winning one if you can); "
+        "never = any card.",
+        _choice("winning", "always", "never"),
+    ),
+    Option(
+        "no_waste_trump",
+        "on | off",
+        "When a side suit was led and already trumped, you may not under-trump unless you have "
+        "nothing else to play.",
+        _bool,
+    ),
+    Option(
+        "no_spade_lead_first_trick",
+        "on | off",
+        "No spade may be led to the first trick unless the leader holds only spades.",
+        _bool,
+    ),
+    Option(
+        "spades_broken",
+        "on | off",
+        "No spade may be led until a spade has been played to an earlier trick, unless the "
+        "leader holds only spades.",
+        _bool,
+    ),
+    Option(
+        "declare_voids",
+        "on | off",
+        'After the calls, each player with a void suit may declare it ("side off"); a '
+        "declaration only makes the void public.",
+        _bool,
+    ),
+    Option(
+        "scoring",
+        "callbreak | callbridge",
+        "callbreak: a bonus call scores its bonus whenever made; callbridge: the bonus also "
+        "needs the call or one more. Otherwise success scores +call (+ overtricks), failure -call.",
+        _choice("callbreak", "callbridge"),
+    ),
+    Option(
+        "success_window",
+        "at_least | call_or_one_over | exact | call_to_call_plus:N",
+        "Which trick counts make a call: at least the call, the call or one more, exactly the "
+        "call, or from the call to the call plus N.",
+        _success_window,
+    ),
+    Option(
+        "overtrick_points",
+        "0 | 0.1 | ...",
+        "Points for each trick won above a made call (Call Break: 0.1).",
+        _points,
+    ),
+    Option(
+        "bonus_call",
+        "1..13 | none",
+        "A made call of this many or more scores bonus_points flat instead of the call.",
+        _int_range(1, 13, optional=True),
+    ),
+    Option(
+        "bonus_points",
+        "1..99",
+        "What a made bonus call scores (13; a house rule uses 16).",
+        _int_range(1, 99),
+    ),
     Option("match_deals", "1..99", "Deals in a match when match_end = deals.", _int_range(1, 99)),
-    Option("match_end", "deals | deals:N | target:T | open",
-           "deals = play match_deals deals; deals:N = N deals; target:T = first to reach T at the "
-           "end of a deal (the higher total if several); open = until the players stop.",
-           _match_end),
-    Option("tie_break", "extra_deal | shared",
-           "A tie at the top: extra_deal = one more deal among all, only the tied seats' points "
-           "count, repeated while tied; shared = the tied seats share the win.",
-           _choice("extra_deal", "shared")),
-    Option("first_dealer", "random | draw_low | draw_high",
-           "Who deals first: at random, or by drawing a card (lowest or highest deals; ties draw "
-           "again). A seed reproduces either.",
-           _choice("random", "draw_low", "draw_high")),
+    Option(
+        "match_end",
+        "deals | deals:N | target:T | open",
+        "deals = play match_deals deals; deals:N = N deals; target:T = first to reach T at the "
+        "end of a deal (the higher total if several); open = until the players stop.",
+        _match_end,
+    ),
+    Option(
+        "tie_break",
+        "extra_deal | shared",
+        "A tie at the top: extra_deal = one more deal among all, only the tied seats' points "
+        "count, repeated while tied; shared = the tied seats share the win.",
+        _choice("extra_deal", "shared"),
+    ),
+    Option(
+        "first_dealer",
+        "random | draw_low | draw_high",
+        "Who deals first: at random, or by drawing a card (lowest or highest deals; ties draw "
+        "again). A seed reproduces either.",
+        _choice("random", "draw_low", "draw_high"),
+    ),
 )
 
 OPTION_BY_NAME: Mapping[str, Option] = {option.name: option for option in OPTIONS}
@@ -223,9 +280,7 @@ class Rules:
             try:
                 checked = option.check(value)
             except ValueError as error:
-                raise ValueError(
-                    f"{option.name}={value!r} is not allowed: {error}"
-                ) from None
+                raise ValueError(f"{option.name}={value!r} is not allowed: {error}") from None
             if checked != value or type(checked) is not type(value):
                 object.__setattr__(self, option.name, checked)
         if self.match_end.startswith("deals:"):

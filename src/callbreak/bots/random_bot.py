@@ -18,4 +18,5 @@ class RandomBot:
     def act(self, observation: Observation) -> Action:
         if not observation.legal:
             raise ValueError(f"seat {observation.seat} has no legal action: it is not its turn")
-        return self._rng.choice(observation.legal)
+        action: Action = self._rng.choice(observation.legal)
+        return action

@@ -38,7 +38,9 @@ def play(
     bot: Annotated[
         str, typer.Option(help="Bot for the three other seats (see `callbreak rules`).")
     ] = "random",
-    seed: Annotated[int | None, typer.Option(help="Seed: the same seed deals the same cards.")] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed: the same seed deals the same cards.")
+    ] = None,
     record: Annotated[
         Path | None, typer.Option(help="Save the match record (JSON) here as it goes.")
     ] = None,
@@ -111,9 +113,7 @@ def selfplay(
                 and not match.deal.claims
             ):
                 match.finish()
-        seats = [
-            {"name": SEAT_NAMES[s], "player": f"bot:{spec}"} for s, spec in enumerate(specs)
-        ]
+        seats = [{"name": SEAT_NAMES[s], "player": f"bot:{spec}"} for s, spec in enumerate(specs)]
         records.append(match_record(match, seats=seats, seed=match_seed))
     write_record(out, records if len(records) > 1 or out.suffix == ".jsonl" else records[0])
     typer.echo(f"Wrote {len(records)} match record(s) to {out}")

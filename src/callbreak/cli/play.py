@@ -137,7 +137,9 @@ class TerminalGame:
             self.console.print(f"Your hand: {self._hand_by_suit(obs)}")
             return "Your hand qualifies for a misdeal. Claim a redeal? [y/n]: "
         if obs.phase == "declare":
-            voids = [SUIT_NAMES[s] for s in range(4) if not any(c[-1] == SUITS[s] for c in obs.hand)]
+            voids = [
+                SUIT_NAMES[s] for s in range(4) if not any(c[-1] == SUITS[s] for c in obs.hand)
+            ]
             return f"Declare your void suit(s) ({', '.join(voids)}) to the table? [y/n]: "
         return "Your card: "
 

@@ -204,8 +204,12 @@ class Deal:
             mask = self._legal
             if mask < 0:
                 mask = self._legal = legal_mask(
-                    self._play_rules, self.hands[self.to_act or 0], self._led, self._win,
-                    not self.history, self.trump_played,
+                    self._play_rules,
+                    self.hands[self.to_act or 0],
+                    self._led,
+                    self._win,
+                    not self.history,
+                    self.trump_played,
                 )
             return hand_names(mask)
         if phase == CALL:
@@ -220,13 +224,17 @@ class Deal:
             return 0
         if self._legal < 0:
             self._legal = legal_mask(
-                self._play_rules, self.hands[self.to_act or 0], self._led, self._win,
-                not self.history, self.trump_played,
+                self._play_rules,
+                self.hands[self.to_act or 0],
+                self._led,
+                self._win,
+                not self.history,
+                self.trump_played,
             )
         return self._legal
 
     def act(self, action: Action) -> None:
-        """Apply the action of ``to_act``; an illegal one raises IllegalAction and changes nothing."""
+        """Apply the action of ``to_act``; an illegal one raises IllegalAction, changing nothing."""
         if self.phase != PLAY:
             self._act_other(action)
             return
@@ -239,8 +247,12 @@ class Deal:
         mask = self._legal
         if mask < 0:
             mask = legal_mask(
-                self._play_rules, self.hands[seat], self._led, self._win,
-                not self.history, self.trump_played,
+                self._play_rules,
+                self.hands[seat],
+                self._led,
+                self._win,
+                not self.history,
+                self.trump_played,
             )
         if not mask >> card & 1:
             self._refuse_card(card)
@@ -285,7 +297,9 @@ class Deal:
     def _finish(self) -> None:
         self.phase, self.to_act = OVER, None
         score = self.rules.score
-        self._points = [score(call or 0, won) for call, won in zip(self.calls, self.tricks, strict=True)]
+        self._points = [
+            score(call or 0, won) for call, won in zip(self.calls, self.tricks, strict=True)
+        ]
 
     @property
     def points(self) -> list[Points] | None:
@@ -314,7 +328,9 @@ class Deal:
         return hand_names(self.hands[seat])
 
     def __repr__(self) -> str:
-        return f"<Deal {self.rules.name} dealer={self.dealer} phase={self.phase} to_act={self.to_act}>"
+        return (
+            f"<Deal {self.rules.name} dealer={self.dealer} phase={self.phase} to_act={self.to_act}>"
+        )
 
     # ---------------------------------------------------------------- phases
     def _act_misdeal(self, action: Action) -> None:
@@ -401,7 +417,11 @@ class Deal:
 
     def _refuse_card(self, card: int) -> None:
         rule, message = explain_illegal(
-            self._play_rules, self.hands[self.to_act or 0], self.trick, not self.history,
-            self.trump_played, card,
+            self._play_rules,
+            self.hands[self.to_act or 0],
+            self.trick,
+            not self.history,
+            self.trump_played,
+            card,
         )
         raise IllegalAction(f"{CARD_NAMES[card]} is not allowed: {message}", rule)

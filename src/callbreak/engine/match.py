@@ -39,14 +39,14 @@ class DealEntry:
     deal: Deal
     seed: int | None
     number: int
-    """1-based count of scored deals up to this one; a void deal has the number of the deal it replaces."""
+    """1-based count of scored deals so far; a void deal has the number of the deal it replaces."""
     tie_break: bool
     counting_seats: tuple[int, ...]
     totals: tuple[Points, ...]
 
 
 def draw_first_dealer(method: str, players: int, rng: random.Random) -> DealerDraw:
-    """Pick the first dealer by ``first_dealer``: at random, or by drawing cards (ties draw again)."""
+    """Pick the first dealer by ``first_dealer``: at random, or by drawing cards (ties redraw)."""
     if method == "random":
         return DealerDraw(method, rng.randrange(players))
     seats = list(range(players))
@@ -185,8 +185,14 @@ class Match:
             number = len(self.scored_deals) + 1
             next_dealer = (deal.dealer + 1) % self.players
         self.entries.append(
-            DealEntry(deal, self._deal_seed, number, self.tie_break, self.counting_seats,
-                      tuple(self.totals))
+            DealEntry(
+                deal,
+                self._deal_seed,
+                number,
+                self.tie_break,
+                self.counting_seats,
+                tuple(self.totals),
+            )
         )
         if deal.phase == OVER:
             self._check_end()

@@ -110,7 +110,7 @@ def observe(
     deal_number: int | None = None,
     counting_seats: list[int] | None = None,
 ) -> Observation:
-    """Build ``seat``'s observation of ``deal``: its own hand and everything public, nothing else."""
+    """``seat``'s observation of ``deal``: its own hand and everything public, nothing else."""
     if not 0 <= seat < deal.players:
         raise ValueError(f"seat must be from 0 to {deal.players - 1}, not {seat!r}")
     played = 0

@@ -40,7 +40,7 @@ class PlayRules(NamedTuple):
 
 
 def trick_winner_offset(trick: list[int] | tuple[int, ...], trump: int) -> int:
-    """Index in ``trick`` of the winning card: the highest trump, else the highest of the led suit."""
+    """Index in ``trick`` of the winning card: the highest trump, else the highest led card."""
     best_at = 0
     for at in range(1, len(trick)):
         if beats(trick[at], trick[best_at], trump):
@@ -160,7 +160,8 @@ def explain_illegal(
         mode = "always" if rules.must_trump == ALWAYS else "winning"
         return (
             "must_trump",
-            f"you have no {led_name}, so you must play {what} (must_trump={mode}): {_names(allowed)}",
+            f"you have no {led_name}, so you must play {what} (must_trump={mode}): "
+            f"{_names(allowed)}",
         )
     return "no_waste_trump", (
         f"you may not play a {trump_name[:-1]} lower than the {CARD_NAMES[winner]} while you hold "

@@ -1,0 +1,144 @@
+"""The command line, driven as a user would: help, rules, play, selfplay, replay."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from rich.console import Console
+from typer.testing import CliRunner
+
+from callbreak import Match, Rules
+from callbreak.bots import make_bot
+from callbreak.cli.main import app
+from callbreak.cli.play import TerminalGame
+
+runner = CliRunner()
+
+
+def test_every_command_has_help() -> None:
+    for command in ([], ["play"], ["selfplay"], ["replay"], ["rules"]):
+        result = runner.invoke(app, [*command, "--help"])
+        assert result.exit_code == 0, result.output
+        assert "Usage" in result.output
+
+
+def test_rules_lists_presets_and_every_option() -> None:
+    listing = runner.invoke(app, ["rules"])
+    assert listing.exit_code == 0
+    for preset in ("callbreak", "callbreak-bhoos", "callbridge"):
+        assert preset in listing.output
+    full = runner.invoke(app, ["rules", "callbridge"], env={"COLUMNS": "200"})
+    assert full.exit_code == 0
+    for name in Rules.preset("callbreak").options():
+        assert name in full.output
+    unknown = runner.invoke(app, ["rules", "hearts"])
+    assert unknown.exit_code != 0 and "unknown preset" in unknown.output
+
+
+def test_bad_option_is_a_clear_usage_error() -> None:
+    wide = {"COLUMNS": "300"}
+    result = runner.invoke(app, ["play", "--option", "must_trump=sometimes"], env=wide)
+    assert result.exit_code == 2
+    assert "winning, always, never" in result.output
+    result = runner.invoke(app, ["selfplay", "--option", "max_cal=8"], env=wide)
+    assert result.exit_code == 2 and "unknown rule option" in result.output
+
+
+def test_selfplay_then_replay(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    result = runner.invoke(
+        app,
+        [
+            "selfplay",
+            "--games",
+            "3",
+            "--seed",
+            "5",
+            "--rules",
+            "callbreak-bhoos",
+            "--out",
+            str(out),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    lines = out.read_text().splitlines()
+    assert len(lines) == 3
+    assert all(json.loads(line)["format"] == "callbreak-record/1" for line in lines)
+    verified = runner.invoke(app, ["replay", str(out)])
+    assert verified.exit_code == 0, verified.output
+    assert verified.output.count("OK") == 3
+
+    # Tamper with one card: replay must fail and say where.
+    record = json.loads(lines[0])
+    deal = next(d for d in record["deals"] if d["tricks"])
+    trick = deal["tricks"][0]
+    trick["cards"][1], trick["cards"][2] = trick["cards"][2], trick["cards"][1]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(record))
+    failed = runner.invoke(app, ["replay", str(bad)])
+    assert failed.exit_code == 1
+    assert re.search(r"deal \d+, trick 1", failed.output), failed.output
+
+
+def test_selfplay_open_match_stops_after_deals(tmp_path: Path) -> None:
+    out = tmp_path / "bridge.json"
+    result = runner.invoke(
+        app, ["selfplay", "-n", "1", "--rules", "callbridge", "--deals", "2", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    record = json.loads(out.read_text())
+    assert record["result"]["complete"] is True
+    scored = [d for d in record["deals"] if d["points"] is not None and not d["void"]]
+    assert len(scored) >= 2
+
+
+def test_play_explains_illegal_input_and_saves_on_quit(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    # Calls are asked first; "13x" and "99" are refused with the reason, then quit.
+    result = runner.invoke(
+        app, ["play", "--seed", "4", "--record", str(path)], input="13x\n99\nquit\n"
+    )
+    assert result.exit_code == 0, result.output
+    assert "Type your call as a number" in result.output
+    assert "from 1 to 13" in result.output
+    assert json.loads(path.read_text())["result"]["complete"] is False
+
+
+def test_a_whole_match_through_the_terminal_game(tmp_path: Path) -> None:
+    """A scripted person plays a full match: every prompt answered from its own observation."""
+    match = Match(Rules.preset("callbreak"), seed=9)
+    bots = {seat: make_bot("random", seed=seat) for seat in (1, 2, 3)}
+    answers = iter(["?", "legal", "score", "XX"])  # commands and one bad call first
+    tried_cards: list[str] = []
+
+    def ask(prompt: str) -> str:
+        scripted = next(answers, None)
+        if scripted is not None:
+            return scripted
+        obs = match.observation(0)
+        if obs.phase in ("misdeal", "declare"):
+            return "n"
+        if obs.phase == "play" and not tried_cards:
+            tried_cards.append("ZZ")
+            return "ZZ"
+        held_not_legal = [c for c in obs.hand if c not in obs.legal]
+        if obs.phase == "play" and held_not_legal and len(tried_cards) == 1:
+            tried_cards.append(held_not_legal[0])
+            return held_not_legal[0]
+        return str(obs.legal[0])
+
+    console = Console(record=True, width=100, color_system=None)
+    TerminalGame(match, bots, console=console, ask=ask).run()
+    text = console.export_text()
+    assert match.over and match.winners
+    assert "wins the match" in text or "win the match" in text
+    assert "Type your call as a number" in text
+    assert "is not a card" in text
+    if len(tried_cards) == 2:
+        assert f"Not allowed: {tried_cards[1]} is not allowed" in text
+    assert "Scoresheet" in text
+    # The screen never shows another seat's cards: only the human's hand is listed.
+    for line in text.splitlines():
+        assert not line.startswith("East:")
