@@ -37,7 +37,7 @@ def play(
     option: OptionFlag = None,
     bot: Annotated[
         str, typer.Option(help="Bot for the three other seats (see `callbreak rules`).")
-    ] = "random",
+    ] = "heuristic",
     seed: Annotated[
         int | None, typer.Option(help="Seed: the same seed deals the same cards.")
     ] = None,

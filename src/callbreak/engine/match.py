@@ -86,7 +86,10 @@ class Match:
     ) -> None:
         self.rules = rules
         self.players = rules.players
+        if seed is None:
+            seed = random.SystemRandom().getrandbits(63)
         self.seed = seed
+        """The match's seed (drawn at random when none is given, so every record reproduces)."""
         self._rng = random.Random(seed)
         if dealer is None:
             self.dealer_draw = draw_first_dealer(rules.first_dealer, self.players, self._rng)
@@ -158,13 +161,21 @@ class Match:
         self._decide(list(range(self.players)))
 
     # ------------------------------------------------------------- internals
+    def deal_seed(self, index: int) -> int:
+        """Shuffle seed of the ``index``-th deal (0-based, void deals counted).
+
+        A pure function of the match seed and the index, so a match rebuilt from
+        its record deals the rest exactly as the original would have.
+        """
+        return random.Random(f"callbreak-deal/{self.seed}/{index}").getrandbits(63)
+
     def _new_deal(self, dealer: int) -> Deal:
         self._deal_seed: int | None = None
         if self._hands is not None:
             hands = next(self._hands, None)
             if hands is not None:
                 return Deal(self.rules, hands, dealer=dealer)
-        self._deal_seed = self._rng.getrandbits(63)
+        self._deal_seed = self.deal_seed(len(self.entries))
         return Deal(self.rules, seed=self._deal_seed, dealer=dealer)
 
     def _settle(self) -> None:

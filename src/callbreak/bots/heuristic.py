@@ -1,0 +1,163 @@
+"""A sound rule-based player: calls from a hand evaluation, plays from card tracking.
+
+It wins tricks while it still needs them, using cards that cannot be beaten
+when it has them; once its call is made it ducks and sheds high cards, since
+an overtrick is worth 0.1 at best and breaks a Call Bridge call.  Everything it
+knows comes from its ``Observation`` (through ``knowledge.read``).
+"""
+
+from __future__ import annotations
+
+from callbreak.bots.base import register_bot
+from callbreak.bots.knowledge import Knowledge, read
+from callbreak.cards import CARD_NAMES, RANK_COUNT, SUIT_MASKS, iter_cards, parse_card
+from callbreak.engine import Action, Observation
+from callbreak.engine.tricks import beats
+
+ACE, KING, QUEEN, JACK = 12, 11, 10, 9
+
+
+def estimate_tricks(hand: int, trump: int) -> float:
+    """Tricks a hand should take: top cards, trump length, and ruffs from short side suits."""
+    ranks = [[c % RANK_COUNT for c in iter_cards(hand & SUIT_MASKS[s])] for s in range(4)]
+    trumps = len(ranks[trump]) if trump >= 0 else 0
+    total = 0.0
+    spare_trumps = trumps
+    for suit in range(4):
+        held = set(ranks[suit])
+        length = len(held)
+        if suit == trump:
+            honours = 0.0
+            if ACE in held:
+                honours += 1
+            if KING in held:
+                honours += 1 if length >= 2 else 0.4
+            if QUEEN in held:
+                honours += 0.8 if length >= 3 else 0.3
+            if JACK in held and length >= 4:
+                honours += 0.4
+            total += honours + max(0, length - 4) * 0.9
+            spare_trumps -= int(honours)
+            continue
+        if ACE in held:
+            total += 1.0 if length <= 5 else 0.7
+        if KING in held:
+            if length >= 2:
+                total += 0.8 if ACE in held else 0.55
+            else:
+                total += 0.15
+        if QUEEN in held and length >= 3 and (ACE in held or KING in held):
+            total += 0.3
+    if trump >= 0:
+        for suit in range(4):
+            if suit == trump or spare_trumps <= 0:
+                continue
+            length = len(ranks[suit])
+            ruffs = {0: 1.6, 1: 0.9, 2: 0.35}.get(length, 0.0)
+            used = min(ruffs, spare_trumps * 0.7)
+            total += used
+            spare_trumps -= round(used)
+    return total
+
+
+@register_bot("heuristic", "rule-based: hand evaluation for calls, card tracking in play (fast)")
+class HeuristicBot:
+    name = "heuristic"
+
+    def __init__(self, seed: int | None = None, caution: float = 0.25) -> None:
+        self.caution = caution
+
+    def act(self, observation: Observation) -> Action:
+        phase = observation.phase
+        if phase == "call":
+            return self.call(observation)
+        if phase == "misdeal":
+            # A qualifying hand is weak by definition; throw it in unless it still looks useful.
+            trump = observation.rules.trump_suit
+            return estimate_tricks(observation.hand_mask, trump) < 2.5
+        if phase == "declare":
+            return False  # a declaration only helps the opponents read the hand
+        return CARD_NAMES[self.play(observation)]
+
+    # ------------------------------------------------------------------ calls
+    def call(self, observation: Observation) -> int:
+        rules = observation.rules
+        estimate = estimate_tricks(observation.hand_mask, rules.trump_suit)
+        call = int(estimate - self.caution + 0.5)
+        return max(rules.min_call, min(rules.max_call, call))
+
+    # ------------------------------------------------------------------ play
+    def play(self, observation: Observation) -> int:
+        legal = [parse_card(c) for c in observation.legal]
+        if len(legal) == 1:
+            return legal[0]
+        k = read(observation)
+        call = observation.calls[k.seat] or 0
+        need = call - observation.tricks_won[k.seat]
+        if not k.trick:
+            return self._lead(k, legal, need)
+        return self._follow(k, legal, need)
+
+    def _safe_from_ruff(self, k: Knowledge, suit: int) -> bool:
+        """No opponent is known void in ``suit`` while trumps are still out."""
+        if suit == k.trump or k.trump < 0:
+            return True
+        trumps_out = k.unseen & SUIT_MASKS[k.trump]
+        return not trumps_out or not any(
+            k.void(s, suit) for s in range(k.players) if s != k.seat
+        )
+
+    def _lead(self, k: Knowledge, legal: list[int], need: int) -> int:
+        side = [c for c in legal if c // RANK_COUNT != k.trump]
+        if need > 0:
+            bosses = [c for c in side if k.is_boss(c) and self._safe_from_ruff(k, c // RANK_COUNT)]
+            if bosses:
+                return max(bosses)
+            trump_bosses = [c for c in legal if c // RANK_COUNT == k.trump and k.is_boss(c)]
+            if trump_bosses:
+                return max(trump_bosses)
+            if side:
+                # Lead low from the longest side suit: set up its winners, keep the trumps.
+                return min(side, key=lambda c: (-(k.hand & SUIT_MASKS[c // RANK_COUNT]).bit_count(),
+                                                c % RANK_COUNT))
+            return min(legal)
+        # Call made: lead the card least likely to win.
+        losers = [c for c in side if not k.is_boss(c)] or side or legal
+        return min(losers, key=lambda c: c % RANK_COUNT)
+
+    def _follow(self, k: Knowledge, legal: list[int], need: int) -> int:
+        winners = [c for c in legal if beats(c, k.win, k.trump)]
+        later = k.seats_after_me()
+        if need > 0 and winners:
+            if not later:
+                return min(winners, key=lambda c: (c // RANK_COUNT == k.trump, c))
+            safe = [c for c in winners if self._holds(k, c, later)]
+            if safe:
+                return min(safe, key=lambda c: (c // RANK_COUNT == k.trump, c))
+            trump_winners = [c for c in winners if c // RANK_COUNT == k.trump]
+            if trump_winners and len(trump_winners) == len(winners):
+                return min(trump_winners)
+            return max(c for c in winners if c // RANK_COUNT != k.trump)
+        losers = [c for c in legal if c not in winners]
+        if need <= 0:
+            if losers:
+                # Duck with the highest card that still loses: shed danger.
+                return max(losers, key=lambda c: (c // RANK_COUNT != k.trump, c % RANK_COUNT))
+            return min(winners, key=lambda c: c % RANK_COUNT) if later else max(winners)
+        # Cannot win: discard the lowest side card, from the shortest side suit.
+        pool = [c for c in losers if c // RANK_COUNT != k.trump] or losers or legal
+        return min(
+            pool,
+            key=lambda c: (c % RANK_COUNT, (k.hand & SUIT_MASKS[c // RANK_COUNT]).bit_count()),
+        )
+
+    def _holds(self, k: Knowledge, card: int, later: list[int]) -> bool:
+        """Whether ``card`` will still win once the seats in ``later`` have played."""
+        suit = card // RANK_COUNT
+        higher_out = k.unseen & SUIT_MASKS[suit] & ~((2 << card) - 1)
+        if suit == k.trump:
+            return not higher_out
+        if higher_out and not all(k.void(s, suit) for s in later):
+            return False
+        trumps_out = k.unseen & SUIT_MASKS[k.trump] if k.trump >= 0 else 0
+        return not trumps_out or not any(k.void(s, suit) for s in later)

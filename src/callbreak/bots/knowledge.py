@@ -1,0 +1,95 @@
+"""What a seat can infer from the public history: cards gone, voids shown, tricks needed.
+
+Only the observation goes in, so every fact here is one a person at the table
+could also work out (RULES.md §9).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from callbreak.cards import RANK_COUNT, SUIT_MASKS, parse_card
+from callbreak.engine import Observation
+from callbreak.engine.tricks import beats
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    seat: int
+    players: int
+    trump: int
+    hand: int
+    played: int
+    """Every card already played, the trick in progress included."""
+    voids: tuple[int, ...]
+    """Per seat, a 4-bit set of suits it has shown it lacks."""
+    trick: tuple[int, ...]
+    led: int
+    win: int
+    win_seat: int
+
+    @property
+    def unseen(self) -> int:
+        """Cards held by the other seats (neither mine nor played)."""
+        full = (1 << (RANK_COUNT * 4)) - 1
+        return full & ~self.hand & ~self.played
+
+    def is_boss(self, card: int) -> bool:
+        """Whether no unseen card of its suit ranks above ``card``."""
+        suit_mask = SUIT_MASKS[card // RANK_COUNT]
+        return not self.unseen & suit_mask & ~((2 << card) - 1)
+
+    def void(self, seat: int, suit: int) -> bool:
+        return bool(self.voids[seat] >> suit & 1)
+
+    def seats_after_me(self) -> list[int]:
+        """Seats still to play to the current trick after this one."""
+        left = self.players - len(self.trick) - 1
+        return [(self.seat + i) % self.players for i in range(1, left + 1)]
+
+
+def read(observation: Observation) -> Knowledge:
+    n = observation.players
+    trump = observation.rules.trump_suit
+    voids = [0] * n
+    for seat, suits in enumerate(observation.declared_voids):
+        for letter in suits:
+            voids[seat] |= 1 << "SHDC".index(letter)
+    tricks = [*observation.history, observation.trick]
+    for trick in tricks:
+        cards = [parse_card(c) for c in trick.cards]
+        if not cards:
+            continue
+        led = cards[0] // RANK_COUNT
+        win = cards[0]
+        for seat, card in zip(trick.seats(n)[1:], cards[1:], strict=True):
+            suit = card // RANK_COUNT
+            if suit != led:
+                voids[seat] |= 1 << led
+                # Void in the led suit and no trump played while a trump was compulsory:
+                # under must_trump the seat had no (winning) trump.
+                if suit != trump and observation.rules.must_trump == "always" and trump >= 0:
+                    voids[seat] |= 1 << trump
+            if beats(card, win, trump):
+                win = card
+    current = [parse_card(c) for c in observation.trick.cards]
+    led, win, win_seat = -1, -1, -1
+    if current:
+        led = current[0] // RANK_COUNT
+        seats = observation.trick.seats(n)
+        win, win_seat = current[0], seats[0]
+        for seat, card in zip(seats[1:], current[1:], strict=True):
+            if beats(card, win, trump):
+                win, win_seat = card, seat
+    return Knowledge(
+        seat=observation.seat,
+        players=n,
+        trump=trump,
+        hand=observation.hand_mask,
+        played=observation.played_mask,
+        voids=tuple(voids),
+        trick=tuple(current),
+        led=led,
+        win=win,
+        win_seat=win_seat,
+    )

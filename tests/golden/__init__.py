@@ -1,0 +1,1 @@
+"""Golden game records and the script that makes them (see make_golden.py)."""
