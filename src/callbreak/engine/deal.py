@@ -172,7 +172,7 @@ class Deal:
 
     def _start(self) -> None:
         rules, n = self.rules, self.players
-        order = [(self.dealer + 1 + i) % n for i in range(n)]
+        order = self._turn_order()
         if rules.misdeal_no_spade:
             for seat in order:
                 if not self.dealt[seat] & SUIT_MASKS[rules.trump_suit]:
@@ -333,14 +333,21 @@ class Deal:
         )
 
     # ---------------------------------------------------------------- phases
-    def _act_misdeal(self, action: Action) -> None:
+    def _turn_order(self) -> list[int]:
+        """Seats from the one after the dealer round to the dealer."""
+        return [(self.dealer + 1 + i) % self.players for i in range(self.players)]
+
+    def _yes_no(self, action: Action, question: str, rule: str) -> int:
+        """Check a yes/no answer and take the seat that gave it off the pending list."""
         if not isinstance(action, bool):
             raise IllegalAction(
-                f"seat {self.to_act} may claim a misdeal: answer True (claim) or False (play on)",
-                "misdeal",
+                f"seat {self.to_act} {question}: answer True or False, not {action!r}", rule
             )
-        seat = self._pending.pop(0)
-        self.claims.append((seat, action))
+        return self._pending.pop(0)
+
+    def _act_misdeal(self, action: Action) -> None:
+        seat = self._yes_no(action, "may claim a misdeal (True) or play on (False)", "misdeal")
+        self.claims.append((seat, bool(action)))
         if action:
             reason = misdeal_reason(self.rules, self.dealt[seat])
             self._void(f"misdeal claimed by seat {seat} (holds {reason})")
@@ -376,8 +383,7 @@ class Deal:
             self._void(f"calls total {total}, below min_total_calls={rules.min_total_calls}")
             return
         if rules.declare_voids:
-            order = [(self.dealer + 1 + i) % self.players for i in range(self.players)]
-            self._pending = [s for s in order if self._void_suits(s)]
+            self._pending = [s for s in self._turn_order() if self._void_suits(s)]
             if self._pending:
                 self.phase, self.to_act = DECLARE, self._pending[0]
                 return
@@ -388,13 +394,8 @@ class Deal:
         return "".join(SUITS[s] for s in range(4) if not hand & SUIT_MASKS[s])
 
     def _act_declare(self, action: Action) -> None:
-        if not isinstance(action, bool):
-            raise IllegalAction(
-                f"seat {self.to_act} may declare its void suits: answer True or False",
-                "declare_voids",
-            )
-        seat = self._pending.pop(0)
-        self.declared.append((seat, action))
+        seat = self._yes_no(action, "may declare its void suits", "declare_voids")
+        self.declared.append((seat, bool(action)))
         if action:
             self.declared_voids[seat] = self._void_suits(seat)
         if self._pending:

@@ -150,15 +150,20 @@ class Match:
         """End an open-ended match before the current deal has started (``match_end = open``).
 
         A tie at the top then goes to the tie-break: the fresh deal, untouched so far,
-        becomes the extra deal.
+        becomes the extra deal.  Once over, ``deal`` is the last deal played again.
         """
         if self.over:
             return
+        if self.tie_break:
+            raise ValueError("a tie-break deal is under way: it decides the match")
         if self.deal.claims or any(c is not None for c in self.deal.calls):
             raise ValueError("finish the match between deals, before anyone has acted in a deal")
-        if not self.scored_deals:
+        scored = self.scored_deals
+        if not scored:
             raise ValueError("no deal has been played yet: there is nothing to decide")
         self._decide(list(range(self.players)))
+        if self.over:
+            self.deal = scored[-1].deal
 
     # ------------------------------------------------------------- internals
     def deal_seed(self, index: int) -> int:
