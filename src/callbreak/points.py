@@ -94,7 +94,9 @@ class Points:
         return Fraction(self.tenths, 10) < key
 
     def __hash__(self) -> int:
-        return hash(Fraction(self.tenths, 10))
+        # Equal to the float it compares equal to (Points.parse("4.1") == 4.1), and for
+        # whole values to the int as well, as Python's own numbers do.
+        return hash(self.tenths / 10)
 
     def __float__(self) -> float:
         return self.tenths / 10

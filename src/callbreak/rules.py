@@ -385,7 +385,6 @@ Rules.PRESETS.update(
             "min_call": 2,
             "max_call": 12,
             "misdeal": "off",
-            "min_total_calls": None,
             "must_overtake": False,
             "scoring": "callbridge",
             "success_window": "call_or_one_over",

@@ -103,9 +103,7 @@ class HeuristicBot:
         if suit == k.trump or k.trump < 0:
             return True
         trumps_out = k.unseen & SUIT_MASKS[k.trump]
-        return not trumps_out or not any(
-            k.void(s, suit) for s in range(k.players) if s != k.seat
-        )
+        return not trumps_out or not any(k.void(s, suit) for s in range(k.players) if s != k.seat)
 
     def _lead(self, k: Knowledge, legal: list[int], need: int) -> int:
         side = [c for c in legal if c // RANK_COUNT != k.trump]
@@ -118,8 +116,13 @@ class HeuristicBot:
                 return max(trump_bosses)
             if side:
                 # Lead low from the longest side suit: set up its winners, keep the trumps.
-                return min(side, key=lambda c: (-(k.hand & SUIT_MASKS[c // RANK_COUNT]).bit_count(),
-                                                c % RANK_COUNT))
+                return min(
+                    side,
+                    key=lambda c: (
+                        -(k.hand & SUIT_MASKS[c // RANK_COUNT]).bit_count(),
+                        c % RANK_COUNT,
+                    ),
+                )
             return min(legal)
         # Call made: lead the card least likely to win.
         losers = [c for c in side if not k.is_boss(c)] or side or legal

@@ -171,7 +171,7 @@ class Deal:
         return masks
 
     def _start(self) -> None:
-        rules, n = self.rules, self.players
+        rules = self.rules
         order = self._turn_order()
         if rules.misdeal_no_spade:
             for seat in order:

@@ -1,0 +1,362 @@
+"""Every rule option of RULES.md §1–2, every value it takes, the presets, and serialisation."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+import pytest
+
+from callbreak import OPTIONS, Points, Rules
+
+# Canonical option names that RULES.md §0–2 (and §4's scoring options) name in `code`.
+RULES_MD_OPTIONS = {
+    "first_dealer",
+    "misdeal",
+    "min_call",
+    "max_call",
+    "min_total_calls",
+    "no_spade_lead_first_trick",
+    "spades_broken",
+    "must_overtake",
+    "must_trump",
+    "no_waste_trump",
+    "scoring",
+    "bonus_call",
+    "bonus_points",
+    "match_deals",
+    "tie_break",
+    "misdeal_no_spade",
+    "success_window",
+    "match_end",
+    "declare_voids",
+    "overtrick_points",
+}
+
+ON_OFF: list[tuple[Any, Any]] = [
+    (True, True),
+    (False, False),
+    ("on", True),
+    ("off", False),
+    ("true", True),
+    ("false", False),
+]
+BAD_ON_OFF: list[Any] = ["maybe", 2, None, "", 1.0]
+
+# option -> [(value given, value stored)]
+GOOD: dict[str, list[tuple[Any, Any]]] = {
+    "misdeal": [("claim", "claim"), ("auto", "auto"), ("off", "off")],
+    "misdeal_faces": [("AKQJ", "AKQJ"), ("KQJ", "KQJ"), ("jqk", "KQJ"), ("A", "A")],
+    "misdeal_no_spade": ON_OFF,
+    "min_call": [(n, n) for n in range(1, 14)] + [("2", 2)],
+    "max_call": [(n, n) for n in range(1, 14)] + [("8", 8)],
+    "min_total_calls": [(None, None), ("none", None), (0, 0), (8, 8), (10, 10), (52, 52)],
+    "must_overtake": ON_OFF,
+    "must_trump": [("winning", "winning"), ("always", "always"), ("never", "never")],
+    "no_waste_trump": ON_OFF,
+    "no_spade_lead_first_trick": ON_OFF,
+    "spades_broken": ON_OFF,
+    "declare_voids": ON_OFF,
+    "scoring": [("callbreak", "callbreak"), ("callbridge", "callbridge")],
+    "success_window": [
+        ("at_least", "at_least"),
+        ("call_or_one_over", "call_or_one_over"),
+        ("exact", "exact"),
+        ("call_to_call_plus:3", "call_to_call_plus:3"),
+        ("call_to_call_plus:1", "call_to_call_plus:1"),
+    ],
+    "overtrick_points": [
+        (0, Points(0)),
+        ("0.1", Points(1)),
+        (0.1, Points(1)),
+        (Points(1), Points(1)),
+        ("0.5", Points(5)),
+        (1, Points(10)),
+    ],
+    "bonus_call": [(None, None), ("none", None), (8, 8), (1, 1), (13, 13)],
+    "bonus_points": [(13, 13), (16, 16), (1, 1), (99, 99)],
+    "match_deals": [(n, n) for n in (1, 3, 5, 7, 9, 99)],
+    "match_end": [
+        ("deals", "deals"),
+        ("open", "open"),
+        ("target:100", "target:100"),
+        ("target:1", "target:1"),
+    ],
+    "tie_break": [("extra_deal", "extra_deal"), ("shared", "shared")],
+    "first_dealer": [("random", "random"), ("draw_low", "draw_low"), ("draw_high", "draw_high")],
+}
+
+# option -> (bad values, words the error must show: what is allowed)
+BAD: dict[str, tuple[list[Any], list[str]]] = {
+    "misdeal": (["yes", True, None, "Claim"], ["claim", "auto", "off"]),
+    "misdeal_faces": (["", "X", "AKQJ10", 5, None], ["AKQJ", "KQJ"]),
+    "misdeal_no_spade": (BAD_ON_OFF, ["on", "off"]),
+    "min_call": ([0, 14, -1, "x", True, 1.5, None], ["1", "13"]),
+    "max_call": ([0, 14, "many", False, 8.0, None], ["1", "13"]),
+    "min_total_calls": ([-1, 53, "x", True, 8.5], ["0", "52", "none"]),
+    "must_overtake": (BAD_ON_OFF, ["on", "off"]),
+    "must_trump": (["sometimes", "", None, True], ["winning", "always", "never"]),
+    "no_waste_trump": (BAD_ON_OFF, ["on", "off"]),
+    "no_spade_lead_first_trick": (BAD_ON_OFF, ["on", "off"]),
+    "spades_broken": (BAD_ON_OFF, ["on", "off"]),
+    "declare_voids": (BAD_ON_OFF, ["on", "off"]),
+    "scoring": (["bridge", "", None], ["callbreak", "callbridge"]),
+    "success_window": (
+        ["at_most", "call_to_call_plus:0", "call_to_call_plus:", "call_to_call_plus:x", None],
+        ["at_least", "call_or_one_over", "exact", "call_to_call_plus:N"],
+    ),
+    "overtrick_points": (["-0.1", -1, "0.15", "x", True, None], ["give a number"]),
+    "bonus_call": ([0, 14, "x", True], ["1", "13", "none"]),
+    "bonus_points": ([0, 100, None, "x"], ["1", "99"]),
+    "match_deals": ([0, 100, None, "five", True], ["1", "99"]),
+    "match_end": (
+        ["forever", "target:0", "deals:", "target:", "target:x", None, ""],
+        ["deals", "deals:N", "target:T", "open"],
+    ),
+    "tie_break": (["coin", None, ""], ["extra_deal", "shared"]),
+    "first_dealer": (["oldest", None, ""], ["random", "draw_low", "draw_high"]),
+}
+
+PRESETS = ["callbreak", "callbreak-bhoos", "callbridge"]
+
+
+def option_names() -> set[str]:
+    return {option.name for option in OPTIONS}
+
+
+def test_every_option_of_the_rule_book_exists() -> None:
+    assert option_names() >= RULES_MD_OPTIONS
+
+
+def test_every_option_is_covered_by_these_tables() -> None:
+    assert set(GOOD) == option_names()
+    assert set(BAD) == option_names()
+
+
+def test_options_have_help_and_allowed_text() -> None:
+    for option in OPTIONS:
+        assert option.help and option.allowed
+        assert option.name in Rules().options()
+
+
+@pytest.mark.parametrize(
+    ("name", "given", "stored"),
+    [(name, given, stored) for name, values in GOOD.items() for given, stored in values],
+)
+def test_replace_accepts_every_allowed_value(name: str, given: Any, stored: Any) -> None:
+    base = Rules.preset("callbreak")
+    if name == "min_call":
+        base = base.replace(max_call=13)
+    rules = base.replace(**{name: given})
+    assert getattr(rules, name) == stored
+    assert type(getattr(rules, name)) is type(stored)
+    assert rules.options()[name] == stored
+    # every other option is untouched
+    for other, value in base.options().items():
+        if other != name:
+            assert getattr(rules, other) == value
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "allowed"),
+    [(name, value, allowed) for name, (values, allowed) in BAD.items() for value in values],
+)
+def test_replace_rejects_bad_values_and_says_what_is_allowed(
+    name: str, value: Any, allowed: list[str]
+) -> None:
+    base = Rules.preset("callbreak")
+    with pytest.raises(ValueError) as error:
+        base.replace(**{name: value})
+    message = str(error.value)
+    assert name in message
+    assert "is not allowed" in message
+    for word in allowed:
+        assert word in message, f"{word!r} missing from {message!r}"
+
+
+def test_match_end_deals_n_sets_match_deals() -> None:
+    rules = Rules.preset("callbreak").replace(match_end="deals:3")
+    assert rules.match_end == "deals"
+    assert rules.match_deals == 3
+    assert Rules.preset("callbridge").replace(match_end="deals:7").match_deals == 7
+
+
+def test_unknown_option_lists_the_options() -> None:
+    with pytest.raises(ValueError) as error:
+        Rules.preset("callbreak").replace(must_overtrump=True)
+    message = str(error.value)
+    assert "must_overtrump" in message
+    for name in option_names():
+        assert name in message
+    with pytest.raises(ValueError, match="unknown rule option 'name'"):
+        Rules.preset("callbreak").replace(name="other")
+
+
+def test_unknown_preset_lists_the_presets() -> None:
+    with pytest.raises(ValueError) as error:
+        Rules.preset("whist")
+    for name in PRESETS:
+        assert name in str(error.value)
+
+
+@pytest.mark.parametrize(
+    ("preset", "changes"),
+    [
+        ("callbreak", {"min_call": 9, "max_call": 8}),
+        ("callbreak", {"min_call": 13, "max_call": 12}),
+        ("callbreak-bhoos", {"min_call": 9}),
+        ("callbridge", {"max_call": 1}),
+    ],
+)
+def test_min_call_above_max_call_is_refused(preset: str, changes: dict[str, int]) -> None:
+    with pytest.raises(ValueError) as error:
+        Rules.preset(preset).replace(**changes)
+    assert "min_call" in str(error.value) and "max_call" in str(error.value)
+
+
+def test_min_call_equal_to_max_call_is_fine() -> None:
+    rules = Rules.preset("callbreak").replace(min_call=5, max_call=5)
+    assert (rules.min_call, rules.max_call) == (5, 5)
+
+
+def test_a_failed_replace_leaves_the_rules_alone() -> None:
+    rules = Rules.preset("callbreak")
+    before = rules.to_dict()
+    with pytest.raises(ValueError):
+        rules.replace(max_call=8, must_trump="sometimes")
+    assert rules.to_dict() == before
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_rules_are_frozen_and_hashable(preset: str) -> None:
+    rules = Rules.preset(preset)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rules.max_call = 5  # type: ignore[misc]
+    assert hash(rules) == hash(Rules.preset(preset))
+    assert rules == Rules.preset(preset)
+    table = {rules: preset}
+    assert table[Rules.preset(preset)] == preset
+    changed = rules.replace(no_waste_trump=True)
+    assert changed != rules
+    assert changed.replace(no_waste_trump=False) == rules
+    assert hash(changed.replace(no_waste_trump=False)) == hash(rules)
+    assert len({rules, changed, changed.replace(no_waste_trump=False)}) == 2
+
+
+CHANGED: list[tuple[str, dict[str, Any]]] = [(preset, {}) for preset in PRESETS] + [
+    ("callbreak", {"must_trump": "always", "max_call": 8}),
+    ("callbreak", {"overtrick_points": "0.5", "bonus_call": 8, "bonus_points": 16}),
+    ("callbreak", {"min_total_calls": None, "misdeal": "off", "declare_voids": True}),
+    ("callbreak", {"success_window": "call_to_call_plus:3", "overtrick_points": 0}),
+    (
+        "callbreak",
+        {
+            "no_spade_lead_first_trick": True,
+            "spades_broken": True,
+            "no_waste_trump": True,
+            "must_overtake": False,
+        },
+    ),
+    ("callbreak-bhoos", {"misdeal_faces": "AKQJ", "match_deals": 9, "tie_break": "shared"}),
+    ("callbridge", {"min_total_calls": 10, "misdeal_no_spade": True, "must_overtake": True}),
+    ("callbridge", {"match_end": "target:30", "first_dealer": "draw_high", "must_trump": "never"}),
+    ("callbridge", {"success_window": "exact", "max_call": 8}),
+    ("callbridge", {"success_window": "at_least", "bonus_points": 16}),
+]
+
+
+@pytest.mark.parametrize(("preset", "changes"), CHANGED)
+def test_rules_round_trip_through_json_and_dict(preset: str, changes: dict[str, Any]) -> None:
+    rules = Rules.preset(preset).replace(**changes)
+    data = rules.to_dict()
+    assert data["preset"] == preset
+    assert set(data) == option_names() | {"preset"}
+    json.dumps(data)  # JSON-ready
+    assert Rules.from_dict(data) == rules
+    assert Rules.from_json(rules.to_json()) == rules
+    assert Rules.from_json(rules.to_json()).name == preset
+    assert json.loads(rules.to_json()) == data
+    # only the preset and the changed options are enough too
+    short = {"preset": preset, **rules.changed()}
+    assert Rules.from_dict(short) == rules
+
+
+@pytest.mark.parametrize(("preset", "changes"), CHANGED)
+def test_changed_lists_exactly_the_changed_options(preset: str, changes: dict[str, Any]) -> None:
+    base = Rules.preset(preset)
+    rules = base.replace(**changes)
+    assert set(rules.changed()) == {k for k in changes if getattr(base, k) != getattr(rules, k)}
+
+
+CALLBREAK_VALUES: dict[str, Any] = {
+    "misdeal": "claim",
+    "misdeal_faces": "AKQJ",
+    "misdeal_no_spade": False,
+    "min_call": 1,
+    "max_call": 13,
+    "min_total_calls": 8,
+    "must_overtake": True,
+    "must_trump": "winning",
+    "no_waste_trump": False,
+    "no_spade_lead_first_trick": False,
+    "spades_broken": False,
+    "declare_voids": False,
+    "scoring": "callbreak",
+    "success_window": "at_least",
+    "overtrick_points": Points.parse("0.1"),
+    "bonus_call": None,
+    "bonus_points": 13,
+    "match_deals": 5,
+    "match_end": "deals",
+    "tie_break": "extra_deal",
+    "first_dealer": "random",
+}
+
+
+def test_callbreak_preset_matches_the_rule_book() -> None:
+    rules = Rules.preset("callbreak")
+    assert rules.name == "callbreak"
+    assert rules.options() == CALLBREAK_VALUES
+    assert (rules.players, rules.hand_size) == (4, 13)
+    assert Rules() == rules  # the defaults are Call Break's
+
+
+def test_callbreak_bhoos_preset_matches_the_rule_book() -> None:
+    rules = Rules.preset("callbreak-bhoos")
+    expected = CALLBREAK_VALUES | {"max_call": 8, "misdeal": "auto", "misdeal_faces": "KQJ"}
+    assert rules.options() == expected
+
+
+def test_callbridge_preset_matches_the_rule_book() -> None:
+    rules = Rules.preset("callbridge")
+    assert (rules.min_call, rules.max_call) == (2, 12)
+    assert rules.misdeal == "off"
+    assert rules.misdeal_no_spade is False
+    assert rules.must_overtake is False
+    assert rules.must_trump == "winning"
+    assert rules.scoring == "callbridge"
+    assert rules.success_window == "call_or_one_over"
+    assert rules.bonus_call == 8
+    assert rules.bonus_points == 13
+    assert rules.match_end == "open"
+    assert rules.overtrick_points == 0
+    # house rules are off by default
+    assert rules.no_waste_trump is False
+    assert rules.no_spade_lead_first_trick is False
+    assert rules.declare_voids is False
+    assert rules.tie_break == "extra_deal"
+    # RULES.md §2 is "as Call Break" here: the minimum total stays 8 (calls of at least 2
+    # always reach it); min_total_calls = 10 is the listed house rule.
+    assert rules.min_total_calls == 8
+
+
+def test_presets_are_listed() -> None:
+    assert set(Rules.presets()) >= set(PRESETS)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_preset_replaced_with_its_own_values_is_unchanged(preset: str) -> None:
+    rules = Rules.preset(preset)
+    assert rules.replace(**rules.options()) == rules
+    assert rules.changed() == {}
