@@ -137,7 +137,7 @@ def test_a_whole_match_through_the_terminal_game(tmp_path: Path) -> None:
     assert "Type your call as a number" in text
     assert "is not a card" in text
     if len(tried_cards) == 2:
-        assert f"Not allowed: {tried_cards[1]} is not allowed" in text
+        assert f"{tried_cards[1]} is not allowed: you must" in text
     assert "Scoresheet" in text
     # The screen never shows another seat's cards: only the human's hand is listed.
     for line in text.splitlines():

@@ -105,7 +105,7 @@ class TerminalGame:
             try:
                 self.match.act(action)
             except IllegalAction as error:
-                self.console.print(f"[red]Not allowed:[/] {error}")
+                self.console.print(f"[red]{error}[/]")
                 continue
             if obs.phase == "play":
                 self.console.print(f"  You play {styled_card(str(action).upper())}")
