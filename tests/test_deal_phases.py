@@ -3,16 +3,14 @@ and that nothing can be done once a deal is over or void."""
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
 
 import pytest
 
 from callbreak import Deal, IllegalAction, Points, Rules
+from helpers import DECK, RANKS, snapshot
 
-RANKS = "AKQJT98765432"
-DECK = [r + s for s in "SHDC" for r in RANKS]
 RANK_MAJOR = [r + s for r in RANKS for s in "SHDC"]
 # every seat holds spades and honours: no misdeal anywhere
 NORMAL = [DECK[i::4] for i in range(4)]
@@ -38,21 +36,6 @@ def complete(fixed: dict[int, str]) -> list[list[str]]:
     assert all(len(h) == 13 for h in hands)
     assert sorted(c for h in hands for c in h) == sorted(DECK)
     return hands
-
-
-def snapshot(deal: Deal) -> str:
-    return json.dumps(
-        {
-            "phase": deal.phase,
-            "to_act": deal.to_act,
-            "legal": deal.legal(),
-            "hands": [deal.hand(s) for s in range(4)],
-            "tricks": list(deal.tricks),
-            "calls": list(deal.calls),
-            "observations": [deal.observation(s).to_dict() for s in range(4)],
-        },
-        sort_keys=True,
-    )
 
 
 def assert_refused(deal: Deal, action: Any, rule: str | None = None) -> IllegalAction:

@@ -1,7 +1,7 @@
 """Matches (RULES.md §0, §1.8, §2 End): dealer rotation, redeals, length, targets, open
 matches, tie-breaks, the first dealer, and totals.
 
-Deals with a known outcome use *split* hands (see tests/test_scoring.py): seat ``a`` holds
+Deals with a known outcome use *split* hands (see tests/helpers.py): seat ``a`` holds
 the top ``k`` spades and the lowest hearts, seat ``b`` the other spades and hearts, the other
 seats diamonds and clubs; when ``a`` or ``b`` leads, ``a`` wins exactly ``k`` tricks and ``b``
 the rest, whatever legal cards are played.
@@ -15,23 +15,10 @@ from typing import Any
 import pytest
 
 from callbreak import IllegalAction, Match, Points, Rules
+from helpers import DECK, split_hands
 
-RANKS = "AKQJT98765432"
-DECK = [r + s for s in "SHDC" for r in RANKS]
 NORMAL = [DECK[i::4] for i in range(4)]  # everyone has spades and honours
 NO_SPADE = [r + "H" for r in "AKQJT98"] + [r + s for s in "DC" for r in "AKQ"]
-
-
-def split_hands(a: int, b: int, k: int) -> list[list[str]]:
-    spades = [r + "S" for r in RANKS]
-    hearts = [r + "H" for r in RANKS]
-    hands: list[list[str]] = [[] for _ in range(4)]
-    hands[a] = spades[:k] + hearts[k:]
-    hands[b] = spades[k:] + hearts[:k]
-    c, d = (s for s in range(4) if s not in (a, b))
-    hands[c] = [r + "D" for r in RANKS]
-    hands[d] = [r + "C" for r in RANKS]
-    return hands
 
 
 def with_no_spade_seat(seat: int) -> list[list[str]]:

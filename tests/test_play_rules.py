@@ -9,16 +9,14 @@ plays are legal, so a wrong set-up fails loudly instead of testing nothing.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 
 from callbreak import Deal, IllegalAction, Rules
+from helpers import DECK, RANKS, snapshot
 
-RANKS = "AKQJT98765432"
-DECK = [r + s for s in "SHDC" for r in RANKS]
 DEALER = 3  # so seat 0 calls first and leads the first trick
 
 
@@ -81,22 +79,6 @@ def set_up(
         assert deal.to_act == int(seat_text), f"expected seat {deal.to_act} to play, not {play}"
         deal.act(card)
     return deal
-
-
-def snapshot(deal: Deal) -> Any:
-    """Everything observable about a deal, to prove that a refused action changed nothing."""
-    return json.dumps(
-        {
-            "phase": deal.phase,
-            "to_act": deal.to_act,
-            "legal": deal.legal(),
-            "hands": [deal.hand(s) for s in range(4)],
-            "tricks": list(deal.tricks),
-            "calls": list(deal.calls),
-            "observations": [deal.observation(s).to_dict() for s in range(4)],
-        },
-        sort_keys=True,
-    )
 
 
 @dataclass(frozen=True)

@@ -16,20 +16,7 @@ from typing import Any
 import pytest
 
 from callbreak import Deal, Points, Rules
-
-RANKS = "AKQJT98765432"
-
-
-def split_hands(a: int, b: int, k: int) -> list[list[str]]:
-    spades = [r + "S" for r in RANKS]
-    hearts = [r + "H" for r in RANKS]
-    hands: list[list[str]] = [[] for _ in range(4)]
-    hands[a] = spades[:k] + hearts[k:]
-    hands[b] = spades[k:] + hearts[:k]
-    c, d = (s for s in range(4) if s not in (a, b))
-    hands[c] = [r + "D" for r in RANKS]
-    hands[d] = [r + "C" for r in RANKS]
-    return hands
+from helpers import split_hands
 
 
 def play_out(deal: Deal, calls: list[int], rng: random.Random) -> Deal:

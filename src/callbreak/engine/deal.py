@@ -201,17 +201,7 @@ class Deal:
         ``[True, False]`` for a yes/no decision, ``[]`` when the deal is over or void."""
         phase = self.phase
         if phase == PLAY:
-            mask = self._legal
-            if mask < 0:
-                mask = self._legal = legal_mask(
-                    self._play_rules,
-                    self.hands[self.to_act or 0],
-                    self._led,
-                    self._win,
-                    not self.history,
-                    self.trump_played,
-                )
-            return hand_names(mask)
+            return hand_names(self.legal_mask())
         if phase == CALL:
             return list(range(self.rules.min_call, self.rules.max_call + 1))
         if phase in (MISDEAL, DECLARE):
@@ -244,17 +234,7 @@ class Deal:
             card = self._card_or_refuse(action)
         seat = self.to_act
         assert seat is not None
-        mask = self._legal
-        if mask < 0:
-            mask = legal_mask(
-                self._play_rules,
-                self.hands[seat],
-                self._led,
-                self._win,
-                not self.history,
-                self.trump_played,
-            )
-        if not mask >> card & 1:
+        if not self.legal_mask() >> card & 1:
             self._refuse_card(card)
         # The play itself, inlined: this is the hot path of every random playout.
         self.hands[seat] ^= 1 << card
