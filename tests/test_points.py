@@ -167,3 +167,14 @@ def test_str_round_trips(tenths: int) -> None:
     assert Points.parse(str(points)) == points
     assert Decimal(str(points)) == Fraction(tenths, 10)
     assert Points.parse(points.json()) == points
+
+
+def test_points_and_rules_survive_pickling() -> None:
+    """Worker processes (the arena) receive rules and scores by pickle."""
+    import pickle
+
+    from callbreak import Rules
+
+    assert pickle.loads(pickle.dumps(Points(41))) == Points(41)
+    rules = Rules.preset("callbreak")
+    assert pickle.loads(pickle.dumps(rules)) == rules

@@ -26,6 +26,10 @@ class Points:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Points is immutable")
 
+    def __reduce__(self) -> tuple[type[Points], tuple[int]]:
+        # Immutable slots defeat pickle's default; rebuild from the tenths instead.
+        return (Points, (self.tenths,))
+
     @classmethod
     def parse(cls, value: str | int | float | Decimal | Points) -> Points:
         """Read ``"4.1"``, ``4.1``, ``-3`` or ``Decimal("0.1")``; a second decimal is an error."""

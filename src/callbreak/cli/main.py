@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from callbreak.bots import available_bots, make_bot
 from callbreak.cli.common import SEAT_NAMES, rules_from_flags
 from callbreak.engine import Match
 from callbreak.rules import OPTIONS, Rules, option_text
+
+if TYPE_CHECKING:
+    from callbreak.arena import ArenaSummary
 
 app = typer.Typer(
     help="Call Break and its family: play at the terminal, let bots play, verify game records.",
@@ -154,6 +159,150 @@ def replay(
                 )
     if failed:
         raise typer.Exit(1)
+
+
+@app.command()
+def arena(
+    seat: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Bot spec for a seat, e.g. expert:budget_ms=300 (repeat: once for all four "
+            "seats, or four times; default heuristic against three random)."
+        ),
+    ] = None,
+    rules: RulesFlag = "callbreak",
+    option: OptionFlag = None,
+    deals: Annotated[
+        int,
+        typer.Option(min=1, help="Distinct deals; each is played once per seat rotation (4×)."),
+    ] = 1000,
+    seed: Annotated[
+        int, typer.Option(help="Seed of the deals and the bots: the same seed, the same games.")
+    ] = 0,
+    workers: Annotated[
+        int | None,
+        typer.Option(min=1, help="Processes to play in (default: CPU count; 1 plays inline)."),
+    ] = None,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            help="Run the chunks as Ray tasks: a cluster address, or 'local' "
+            "(needs pip install 'callbreak[ray]').",
+        ),
+    ] = None,
+    json_out: Annotated[
+        bool, typer.Option("--json", help="Print a JSON summary instead of tables.")
+    ] = False,
+    report: Annotated[
+        Path | None,
+        typer.Option(help="Write DIR/index.html with plots, and DIR/records.jsonl of every game."),
+    ] = None,
+) -> None:
+    """Measure bots on duplicate deals: each deal is played with the seats rotated, luck cancels."""
+    import json
+
+    from rich.progress import MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from callbreak.arena import ArenaConfig, ArenaError, lineup, run_arena, summarize
+
+    game_rules = rules_from_flags(rules, option)
+    try:
+        specs = lineup(seat or ["heuristic", "random", "random", "random"], game_rules.players)
+    except ArenaError as error:
+        raise typer.BadParameter(str(error), param_hint="--seat") from None
+    config = ArenaConfig(game_rules, specs, deals, seed, keep_records=report is not None)
+    console = Console(stderr=json_out)
+    columns = (*Progress.get_default_columns()[:-1], MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task("Playing deal sets", total=deals)
+        try:
+            run = run_arena(
+                config,
+                workers,
+                ray_address=ray,
+                progress=lambda done: bar.advance(task, done),
+            )
+        except ArenaError as error:
+            raise typer.BadParameter(str(error), param_hint="--ray") from None
+    summary = summarize(run)
+    page = None
+    if report is not None:
+        from callbreak.arena.report import write_report
+
+        page = write_report(summary, report)
+    if json_out:
+        document = summary.json()
+        if page is not None:
+            document["report"] = str(page)
+        typer.echo(json.dumps(document, indent=2))
+        return
+    _print_arena(console, summary)
+    if page is not None:
+        console.print(f"Report written to {page}")
+
+
+def _print_arena(console: Console, summary: ArenaSummary) -> None:
+    """The arena's figures as rich tables: one row per bot, then calibration by call."""
+    run = summary.run
+    config = run.config
+    changed = ", ".join(f"{k}={option_text(v)}" for k, v in config.rules.changed().items())
+    console.print(
+        f"[bold]{config.rules.name}[/]{f' ({changed})' if changed else ''}: "
+        f"{config.deals} deals × {config.players} rotations = {config.deals * config.players} "
+        f"games, seed {config.seed}, {run.workers} worker(s) ({run.backend}), {run.wall_s:.1f} s"
+    )
+    table = Table(title="Arena (± is a 95% interval over deal sets)", box=box.SIMPLE_HEAD)
+    for heading in ("Bot", "Points/deal", "Edge", "Won", "Made", "Call−won", "Rating"):
+        table.add_column(heading, justify="left" if heading == "Bot" else "right")
+    timing = Table(title="Decisions", box=box.SIMPLE_HEAD)
+    for heading in ("Bot", "Count", "p50 ms", "p99 ms", "Max ms", "Illegal", "Misdeals"):
+        timing.add_column(heading, justify="left" if heading == "Bot" else "right")
+    for bot in summary.bots:
+        table.add_row(
+            bot.spec,
+            bot.points.text().replace(" ± ", "±"),
+            "-" if bot.edge is None else bot.edge.text().replace(" ± ", "±"),
+            "-" if bot.match_share is None else f"{bot.match_share:.1%}",
+            f"{bot.made_rate:.1%}",
+            f"{bot.mean_call_minus_tricks:+.2f}",
+            f"{bot.rating_mu:.1f}±{bot.rating_sigma:.1f}",
+        )
+        ms = bot.decision_ms or {}
+        timing.add_row(
+            bot.spec,
+            str(bot.decisions),
+            *(f"{ms[key]:.3g}" if key in ms else "-" for key in ("p50", "p99", "max")),
+            str(bot.illegal),
+            str(bot.misdeal_claims),
+            style="red" if bot.illegal else None,
+        )
+    console.print(table)
+    console.print(timing)
+    calibration = Table(
+        title="Calibration by call: games, made, mean tricks won", box=box.SIMPLE_HEAD
+    )
+    calibration.add_column("Call", justify="right")
+    for bot in summary.bots:
+        calibration.add_column(bot.spec, justify="right")
+    by_bot = [{row.call: row for row in bot.calibration} for bot in summary.bots]
+    for call in sorted({call for rows in by_bot for call in rows}):
+        cells = []
+        for rows in by_bot:
+            row = rows.get(call)
+            cells.append(
+                "" if row is None else f"{row.count}  {row.made_rate:.0%}  {row.mean_tricks:.2f}"
+            )
+        calibration.add_row(str(call), *cells)
+    console.print(calibration)
+    console.print(
+        f"Edge: paired per-deal-set difference from the other bots' points. Won: share of "
+        f"matches ({config.rules.match_deals} consecutive deals, one rotation) won, ties shared; "
+        "25% is par. Made: calls made. Call−won: mean call minus tricks won. Rating: openskill "
+        "Plackett–Luce μ±σ. Misdeals: misdeals claimed."
+    )
+    for example in run.illegal_examples:
+        console.print(Text.assemble(("illegal: ", "red"), example))
 
 
 @app.command("rules")

@@ -1,0 +1,321 @@
+"""Duplicate play: deal sets from a seed, each played once per rotation of the seats.
+
+A *lineup* is the list of bot specs, one per *entry* (entry ``e`` sits at seat
+``e`` in rotation 0).  In rotation ``r`` entry ``e`` sits at seat
+``(e + r) % players``, so over the four rotations every entry plays every
+hand of the deal set from every seat, and the luck of the cards cancels.
+
+Everything here is a pure function of the configuration, the deal index and
+the rotation (shuffle seeds, match seeds and bot seeds are derived from the
+arena seed by name), so a chunk of deals gives the same games whichever
+process plays it: the worker count can never change a result.  Only the
+decision times, which measure the machine, differ from run to run.
+
+Void deals:
+
+* A deal that is void *as dealt* under the rules (``misdeal = auto``,
+  ``misdeal_no_spade``) never reaches a bot: the deal set is redrawn (the
+  next attempt's seed) until it is playable, so every rotation sees the same
+  playable hands.
+* A deal made void by a *decision* (a claimed misdeal, calls below
+  ``min_total_calls``) is part of what the arena measures.  The single-deal
+  match then redeals as the rules say, from the match seed, which is the same
+  in every rotation; the points of the deal finally played are the ones
+  that count.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from callbreak.bots import Bot, make_bot
+from callbreak.cards import cards_of
+from callbreak.engine import IllegalAction, Match
+from callbreak.engine.deal import VOID, Deal
+from callbreak.rules import Rules
+
+MAX_ILLEGAL_EXAMPLES = 10
+"""Illegal answers described in full per chunk (all of them are counted)."""
+
+MAX_REDRAWS = 1000
+"""Give up on a deal set after this many hands void as dealt (rules that void every deal)."""
+
+
+class ArenaError(ValueError):
+    """A configuration the arena cannot run: wrong number of seats, unknown bot, missing Ray."""
+
+
+def single_deal_rules(rules: Rules) -> Rules:
+    """The rules of one arena game: a one-deal match that always ends after its scored deal.
+
+    Open-ended presets (``match_end = open``, as in Call Bridge) and targets
+    become ``deals`` with ``match_deals = 1``; a tie is shared instead of
+    played off, because the arena compares points, not who wins a deal.
+    """
+    return rules.replace(match_deals=1, match_end="deals", tie_break="shared")
+
+
+def lineup(seats: Sequence[str], players: int) -> tuple[str, ...]:
+    """One spec for every seat, or exactly one per seat; each spec must name a known bot."""
+    specs = tuple(s.strip() for s in seats)
+    if len(specs) == 1:
+        specs *= players
+    if len(specs) != players:
+        raise ArenaError(
+            f"give one seat (it fills all {players}) or exactly {players} seats, not {len(specs)}"
+        )
+    for spec in specs:
+        try:
+            make_bot(spec, seed=0)
+        except ValueError as error:
+            raise ArenaError(f"seat {spec!r}: {error}") from None
+    return specs
+
+
+@dataclass(frozen=True)
+class ArenaConfig:
+    """What to play: rules, lineup, number of deal sets and the seed they all derive from."""
+
+    rules: Rules
+    seats: tuple[str, ...]
+    deals: int
+    seed: int
+    keep_records: bool = False
+    """Return every game's record (``record.match_record``) for the report; costs memory."""
+
+    def __post_init__(self) -> None:
+        if self.deals < 1:
+            raise ArenaError(f"play at least one deal, not {self.deals}")
+        if len(self.seats) != self.rules.players:
+            raise ArenaError(f"the lineup needs {self.rules.players} seats, not {len(self.seats)}")
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @cached_property
+    def game_rules(self) -> Rules:
+        return single_deal_rules(self.rules)
+
+
+@dataclass(frozen=True)
+class DealSet:
+    """The hands every rotation of one deal index plays."""
+
+    index: int
+    dealer: int
+    hands: tuple[int, ...]
+    """Hands as dealt, by seat, as card masks."""
+    redraws: int
+    """Hands drawn and thrown away first because they were void as dealt."""
+
+
+def _derived_seed(*parts: object) -> int:
+    """A 63-bit seed named by ``parts``: stable across processes and Python versions."""
+    return random.Random("/".join(str(p) for p in parts)).getrandbits(63)
+
+
+def deal_set(config: ArenaConfig, index: int) -> DealSet:
+    """The ``index``-th deal set: shuffled from the arena seed, redrawn while void as dealt.
+
+    The dealer moves one seat per deal set, so consecutive deal sets grouped
+    into a match have the dealer rotation of a real match.
+    """
+    rules = config.game_rules
+    dealer = index % config.players
+    for attempt in range(MAX_REDRAWS):
+        deal = Deal(
+            rules,
+            seed=_derived_seed("callbreak-arena-deal", config.seed, index, attempt),
+            dealer=dealer,
+        )
+        if deal.phase != VOID:
+            return DealSet(index, dealer, tuple(deal.dealt), attempt)
+    raise ArenaError(f"deal set {index}: {MAX_REDRAWS} hands in a row were void as dealt")
+
+
+def seat_of(entry: int, rotation: int, players: int) -> int:
+    """Seat of lineup entry ``entry`` in rotation ``rotation``."""
+    return (entry + rotation) % players
+
+
+def entry_at(seat: int, rotation: int, players: int) -> int:
+    """Lineup entry sitting at ``seat`` in rotation ``rotation``."""
+    return (seat - rotation) % players
+
+
+@dataclass(frozen=True)
+class Play:
+    """What one entry did in one game."""
+
+    entry: int
+    seat: int
+    call: int
+    tricks: int
+    points_tenths: int
+    """Points as an exact number of tenths (``Points.tenths``)."""
+    made: bool
+
+
+@dataclass
+class GameResult:
+    """One rotation of one deal set: a single-deal match."""
+
+    rotation: int
+    plays: tuple[Play, ...]
+    """By lineup entry."""
+    first_dealt: tuple[int, ...]
+    """Hands of the first deal the match dealt (the deal set's hands), by seat."""
+    redeals: int
+    """Void deals before the scored one (claimed misdeals, calls too low)."""
+    claims: tuple[int, ...]
+    """Misdeals claimed, by lineup entry."""
+    record: dict[str, Any] | None = None
+
+
+@dataclass
+class DealSetResult:
+    deal: DealSet
+    games: list[GameResult]
+
+
+@dataclass
+class ChunkTask:
+    """A contiguous range of deal indices for one worker.
+
+    The rules travel as their JSON text, not as a ``Rules`` object: a worker
+    process or a Ray node rebuilds them with ``Rules.from_json``, which also
+    validates them there (and ``Points`` inside ``Rules`` does not pickle).
+    """
+
+    rules_json: str
+    seats: tuple[str, ...]
+    deals: int
+    seed: int
+    keep_records: bool
+    start: int
+    stop: int
+
+    @classmethod
+    def of(cls, config: ArenaConfig, start: int, stop: int) -> ChunkTask:
+        return cls(
+            config.rules.to_json(),
+            config.seats,
+            config.deals,
+            config.seed,
+            config.keep_records,
+            start,
+            stop,
+        )
+
+    def config(self) -> ArenaConfig:
+        rules = Rules.from_json(self.rules_json)
+        return ArenaConfig(rules, self.seats, self.deals, self.seed, self.keep_records)
+
+
+@dataclass
+class ChunkResult:
+    start: int
+    sets: list[DealSetResult]
+    times_ms: list[list[float]]
+    """Every decision's time in milliseconds, by lineup entry."""
+    illegal: list[int]
+    """Illegal answers, by lineup entry."""
+    illegal_examples: list[str] = field(default_factory=list)
+
+
+def _bots(config: ArenaConfig, index: int, rotation: int) -> list[Bot]:
+    """The bots of one game, by seat, each seeded from (seed, deal, rotation, entry)."""
+    players = config.players
+    bots = []
+    for seat in range(players):
+        entry = entry_at(seat, rotation, players)
+        seed = _derived_seed("callbreak-arena-bot", config.seed, index, rotation, entry) >> 31
+        bots.append(make_bot(config.seats[entry], seed=seed))
+    return bots
+
+
+def play_game(config: ArenaConfig, deal: DealSet, rotation: int, chunk: ChunkResult) -> GameResult:
+    """Play one rotation of ``deal``; times and illegal answers are added to ``chunk``.
+
+    An illegal answer (one the engine refuses) is counted against the entry
+    and replaced by a random legal action, so that one broken bot cannot stop a
+    long run and the others' games stay complete.
+    """
+    players = config.players
+    rules = config.game_rules
+    bots = _bots(config, deal.index, rotation)
+    fallback = random.Random(
+        _derived_seed("callbreak-arena-fallback", config.seed, deal.index, rotation)
+    )
+    match_seed = _derived_seed("callbreak-arena-match", config.seed, deal.index)
+    hands = [cards_of(mask) for mask in deal.hands]
+    match = Match(rules, seed=match_seed, dealer=deal.dealer, hands=[hands])
+    clock = time.perf_counter_ns
+    while not match.over:
+        seat = match.to_act
+        assert seat is not None
+        observation = match.observation(seat)
+        entry = entry_at(seat, rotation, players)
+        started = clock()
+        action = bots[seat].act(observation)
+        chunk.times_ms[entry].append((clock() - started) / 1e6)
+        try:
+            match.act(action)
+        except IllegalAction as error:
+            chunk.illegal[entry] += 1
+            if len(chunk.illegal_examples) < MAX_ILLEGAL_EXAMPLES:
+                chunk.illegal_examples.append(
+                    f"deal {deal.index}, rotation {rotation}, seat {seat} "
+                    f"({config.seats[entry]}): {action!r} — {error}"
+                )
+            match.act(fallback.choice(observation.legal))
+    scored = match.scored_deals[-1].deal
+    points = scored.points
+    assert points is not None
+    plays = []
+    for entry in range(players):
+        seat = seat_of(entry, rotation, players)
+        call = scored.calls[seat]
+        assert call is not None
+        won = scored.tricks[seat]
+        plays.append(Play(entry, seat, call, won, points[seat].tenths, rules.success(call, won)))
+    claims = [0] * players
+    for entry_ in match.entries:
+        for seat, claimed in entry_.deal.claims:
+            if claimed:
+                claims[entry_at(seat, rotation, players)] += 1
+    record = None
+    if config.keep_records:
+        from callbreak.record import match_record
+
+        at_seat = [entry_at(s, rotation, players) for s in range(players)]
+        seats = [
+            {"name": f"#{e} {config.seats[e]}", "player": f"bot:{config.seats[e]}"} for e in at_seat
+        ]
+        record = match_record(match, seats=seats, seed=match_seed)
+    return GameResult(
+        rotation,
+        tuple(plays),
+        tuple(match.entries[0].deal.dealt),
+        len(match.entries) - 1,
+        tuple(claims),
+        record,
+    )
+
+
+def play_chunk(task: ChunkTask) -> ChunkResult:
+    """Play deal sets ``start``..``stop - 1``, every rotation of each (a worker's unit of work)."""
+    config = task.config()
+    players = config.players
+    chunk = ChunkResult(task.start, [], [[] for _ in range(players)], [0] * players)
+    for index in range(task.start, task.stop):
+        deal = deal_set(config, index)
+        games = [play_game(config, deal, rotation, chunk) for rotation in range(players)]
+        chunk.sets.append(DealSetResult(deal, games))
+    return chunk

@@ -1,0 +1,154 @@
+"""Run the deal sets of an arena inline, on a process pool, or as Ray tasks.
+
+The work is cut into chunks of consecutive deal sets; a chunk's games depend
+only on the configuration and the deal indices (see ``arena.play``), so the
+merged result is the same whether one process or twenty played it, in any
+order.  The chunks are small enough that a progress bar moves smoothly and
+the last worker to finish is not left with a long tail.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+
+from callbreak.arena.play import (
+    ArenaConfig,
+    ArenaError,
+    ChunkResult,
+    ChunkTask,
+    DealSetResult,
+    play_chunk,
+)
+
+Progress = Callable[[int], None]
+"""Called with the number of deal sets just finished (each one is ``players`` games)."""
+
+RAY_MISSING = "Ray is not installed: pip install 'callbreak[ray]' (or run without --ray)"
+
+
+@dataclass
+class ArenaRun:
+    """Every game of a run, in deal order, with the measurements taken while playing."""
+
+    config: ArenaConfig
+    sets: list[DealSetResult]
+    times_ms: list[list[float]]
+    """Every decision's time in milliseconds, by lineup entry."""
+    illegal: list[int]
+    illegal_examples: list[str]
+    workers: int
+    backend: str
+    """``inline``, ``processes`` or ``ray``."""
+    wall_s: float
+
+
+def default_workers() -> int:
+    return os.cpu_count() or 1
+
+
+def chunk_tasks(config: ArenaConfig, workers: int) -> list[ChunkTask]:
+    """Consecutive ranges of deal sets: about four chunks per worker, at most 50 deal sets each."""
+    size = max(1, min(50, math.ceil(config.deals / (workers * 4))))
+    return [
+        ChunkTask.of(config, start, min(start + size, config.deals))
+        for start in range(0, config.deals, size)
+    ]
+
+
+def _inline(tasks: Sequence[ChunkTask]) -> Iterator[ChunkResult]:
+    for task in tasks:
+        yield play_chunk(task)
+
+
+def _processes(tasks: Sequence[ChunkTask], workers: int) -> Iterator[ChunkResult]:
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(play_chunk, task) for task in tasks]
+        for future in as_completed(futures):
+            yield future.result()
+
+
+def _ray(tasks: Sequence[ChunkTask], address: str, workers: int) -> Iterator[ChunkResult]:
+    """The same chunks as Ray tasks on a cluster (``address``) or a local Ray (``local``).
+
+    Ray has no in-process "local mode" any more, so ``local`` starts a private
+    Ray with ``workers`` CPUs on this machine and shuts it down afterwards.
+    """
+    try:
+        import ray
+    except ImportError:
+        raise ArenaError(RAY_MISSING) from None
+    started = not ray.is_initialized()
+    if started:
+        if address == "local":
+            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+        else:
+            ray.init(address=address, log_to_driver=False)
+    try:
+        remote = ray.remote(play_chunk)
+        pending = [remote.remote(task) for task in tasks]
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for ref in done:
+                result: ChunkResult = ray.get(ref)
+                yield result
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def run_arena(
+    config: ArenaConfig,
+    workers: int | None = None,
+    *,
+    ray_address: str | None = None,
+    progress: Progress | None = None,
+) -> ArenaRun:
+    """Play every deal set of ``config`` in every rotation and gather the games in deal order.
+
+    ``workers = 1`` plays in this process (no pickling, easy to debug, and a
+    bot registered only in this process works); more use a process pool, or
+    Ray tasks when ``ray_address`` is given.
+    """
+    workers = default_workers() if workers is None else workers
+    if workers < 1:
+        raise ArenaError(f"workers must be at least 1, not {workers}")
+    tasks = chunk_tasks(config, workers)
+    started = time.perf_counter()
+    if ray_address is not None:
+        backend, results = "ray", _ray(tasks, ray_address, workers)
+    elif workers == 1:
+        backend, results = "inline", _inline(tasks)
+    else:
+        backend, results = "processes", _processes(tasks, workers)
+    chunks: list[ChunkResult] = []
+    for chunk in results:
+        chunks.append(chunk)
+        if progress is not None:
+            progress(len(chunk.sets))
+    chunks.sort(key=lambda c: c.start)
+    players = config.players
+    times: list[list[float]] = [[] for _ in range(players)]
+    illegal = [0] * players
+    examples: list[str] = []
+    sets: list[DealSetResult] = []
+    for chunk in chunks:
+        sets.extend(chunk.sets)
+        for entry in range(players):
+            times[entry].extend(chunk.times_ms[entry])
+            illegal[entry] += chunk.illegal[entry]
+        examples.extend(chunk.illegal_examples)
+    return ArenaRun(
+        config,
+        sets,
+        times,
+        illegal,
+        examples,
+        workers,
+        backend,
+        time.perf_counter() - started,
+    )
