@@ -188,7 +188,7 @@ def arena(
         typer.Option(
             "--ray",
             help="Run the chunks as Ray tasks: a cluster address, or 'local' "
-            "(needs pip install 'callbreak[ray]').",
+            "(needs pip install 'callbreak\\[ray]').",
         ),
     ] = None,
     json_out: Annotated[
