@@ -75,3 +75,22 @@ def test_heuristic_beats_random_on_duplicate_deals() -> None:
             mine.append(float(points[seat]))
             theirs.extend(float(points[s]) for s in range(4) if s != seat)
     assert statistics.mean(mine) > statistics.mean(theirs) + 3
+
+
+def test_blunder_rate_weakens_the_heuristic() -> None:
+    with pytest.raises(ValueError, match="probability"):
+        make_bot("heuristic:blunder=2")
+    rules = Rules.preset("callbreak").replace(match_deals=1)
+    scores: dict[str, list[float]] = {"heuristic": [], "heuristic:blunder=0.6": []}
+    for spec, points in scores.items():
+        for seed in range(60):
+            bots = [make_bot(spec if s == 0 else "heuristic", seed=seed * 4 + s) for s in range(4)]
+            match = Match(rules, seed=seed)
+            while not match.over:
+                actor = match.to_act
+                assert actor is not None
+                match.act(bots[actor].act(match.observation(actor)))
+            deal_points = match.scored_deals[0].deal.points
+            assert deal_points is not None
+            points.append(float(deal_points[0]))
+    assert statistics.mean(scores["heuristic"]) > statistics.mean(scores["heuristic:blunder=0.6"])

@@ -142,3 +142,11 @@ def test_a_whole_match_through_the_terminal_game(tmp_path: Path) -> None:
     # The screen never shows another seat's cards: only the human's hand is listed.
     for line in text.splitlines():
         assert not line.startswith("East:")
+
+
+def test_play_levels_and_unknown_level() -> None:
+    for level in ("easy", "medium"):
+        result = runner.invoke(app, ["play", "--level", level, "--seed", "1"], input="quit\n")
+        assert result.exit_code == 0, result.output
+    bad = runner.invoke(app, ["play", "--level", "godlike"], env={"COLUMNS": "300"})
+    assert bad.exit_code == 2 and "choose one of easy" in bad.output

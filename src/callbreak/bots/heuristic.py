@@ -8,6 +8,8 @@ knows comes from its ``Observation`` (through ``knowledge.read``).
 
 from __future__ import annotations
 
+import random
+
 from callbreak.bots.base import register_bot
 from callbreak.bots.knowledge import Knowledge, read
 from callbreak.cards import CARD_NAMES, RANK_COUNT, SUIT_MASKS, iter_cards, parse_card
@@ -64,11 +66,22 @@ def estimate_tricks(hand: int, trump: int) -> float:
 class HeuristicBot:
     name = "heuristic"
 
-    def __init__(self, seed: int | None = None, caution: float = 0.25) -> None:
+    def __init__(
+        self, seed: int | None = None, caution: float = 0.25, blunder: float = 0.0
+    ) -> None:
+        """``caution`` is subtracted from the estimate before rounding the call; with
+        probability ``blunder`` a card is played at random (the beginner level)."""
+        if not 0.0 <= blunder <= 1.0:
+            raise ValueError("blunder is a probability from 0 to 1")
         self.caution = caution
+        self.blunder = blunder
+        self._rng = random.Random(seed)
 
     def act(self, observation: Observation) -> Action:
         phase = observation.phase
+        if phase == "play" and self.blunder and self._rng.random() < self.blunder:
+            action: Action = self._rng.choice(observation.legal)
+            return action
         if phase == "call":
             return self.call(observation)
         if phase == "misdeal":

@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from callbreak.bots import available_bots, make_bot
+from callbreak.bots.levels import LEVELS, level_spec
 from callbreak.cli.common import SEAT_NAMES, rules_from_flags
 from callbreak.engine import Match
 from callbreak.rules import OPTIONS, Rules, option_text
@@ -40,9 +41,13 @@ OptionFlag = Annotated[
 def play(
     rules: RulesFlag = "callbreak",
     option: OptionFlag = None,
+    level: Annotated[
+        str, typer.Option(help="How strong the three bots play: " + ", ".join(LEVELS) + ".")
+    ] = "medium",
     bot: Annotated[
-        str, typer.Option(help="Bot for the three other seats (see `callbreak rules`).")
-    ] = "heuristic",
+        str | None,
+        typer.Option(help="A bot spec for the three other seats instead of a level."),
+    ] = None,
     seed: Annotated[
         int | None, typer.Option(help="Seed: the same seed deals the same cards.")
     ] = None,
@@ -57,12 +62,13 @@ def play(
     game_rules = rules_from_flags(rules, option)
     rng = random.Random(seed)
     try:
-        bots = {seat: make_bot(bot, seed=rng.getrandbits(32)) for seat in (1, 2, 3)}
+        spec = bot if bot is not None else level_spec(level)
+        bots = {seat: make_bot(spec, seed=rng.getrandbits(32)) for seat in (1, 2, 3)}
     except ValueError as error:
-        raise typer.BadParameter(str(error), param_hint="--bot") from None
+        raise typer.BadParameter(str(error), param_hint="--bot/--level") from None
     match = Match(game_rules, seed=seed)
     seats = [{"name": name, "player": "human"}] + [
-        {"name": SEAT_NAMES[s], "player": f"bot:{bot}"} for s in (1, 2, 3)
+        {"name": SEAT_NAMES[s], "player": f"bot:{spec}"} for s in (1, 2, 3)
     ]
     TerminalGame(match, bots, name=name, save=record_saver(record, seats)).run()
     if record is not None:
