@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint typecheck unit bench clean
+.PHONY: play serve test lint typecheck unit bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,6 +14,9 @@ $(STAMP): pyproject.toml
 
 play: $(STAMP)  ## a Call Break match at the terminal against three bots
 	$(BIN)/callbreak play $(ARGS)
+
+serve: $(STAMP)  ## online tables in the browser on http://127.0.0.1:8000/ (ARGS="--port 9000 ...")
+	$(BIN)/callbreak serve $(ARGS)
 
 test: $(STAMP) lint typecheck unit  ## ruff, mypy --strict and the whole pytest suite
 

@@ -24,10 +24,23 @@ VARIANTS = [
 ]
 
 
-@pytest.mark.parametrize("spec", sorted(available_bots()))
+FAST_SPECS = {
+    # The expert searches in deterministic mode with few worlds, so the test is quick.
+    "expert": "expert:deterministic=1,worlds=3,call_worlds=4,solve_from=4",
+}
+
+
+def test_every_registered_bot_is_tested() -> None:
+    assert set(available_bots()) == {"random", "heuristic", "expert"}
+
+
+@pytest.mark.parametrize("name", sorted(available_bots()))
 @pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: f"{r.name}-{len(r.changed())}")
-def test_bot_plays_whole_matches_legally(spec: str, rules: Rules) -> None:
-    for seed in range(3):
+def test_bot_plays_whole_matches_legally(name: str, rules: Rules) -> None:
+    spec = FAST_SPECS.get(name, name)
+    if name == "expert":
+        rules = rules.replace(match_end="deals", match_deals=1)
+    for seed in range(3 if name != "expert" else 1):
         bots = [make_bot(spec, seed=seed * 4 + s) for s in range(4)]
         match = Match(rules, seed=seed)
         while not match.over:
@@ -94,3 +107,40 @@ def test_blunder_rate_weakens_the_heuristic() -> None:
             assert deal_points is not None
             points.append(float(deal_points[0]))
     assert statistics.mean(scores["heuristic"]) > statistics.mean(scores["heuristic:blunder=0.6"])
+
+
+def test_expert_is_reproducible_in_deterministic_mode() -> None:
+    rules = Rules.preset("callbreak").replace(match_deals=1)
+    spec = "expert:deterministic=1,worlds=3,call_worlds=4,solve_from=5"
+
+    def play(seed: int) -> list[str]:
+        bots = [make_bot(spec if s == 0 else "heuristic", seed=seed + s) for s in range(4)]
+        match = Match(rules, seed=seed)
+        actions: list[str] = []
+        while not match.over:
+            actor = match.to_act
+            assert actor is not None
+            action = bots[actor].act(match.observation(actor))
+            actions.append(str(action))
+            match.act(action)
+        return actions
+
+    assert play(3) == play(3)
+
+
+def test_expert_scores_each_window_rule() -> None:
+    """Under Call Bridge the expert asks the solver for the call's window, not the most tricks."""
+    rules = Rules.preset("callbridge").replace(match_end="deals:1")
+    bots = [
+        make_bot("expert:deterministic=1,worlds=2,call_worlds=3,solve_from=5", seed=s)
+        for s in range(4)
+    ]
+    match = Match(rules, seed=8)
+    while not match.over:
+        actor = match.to_act
+        assert actor is not None
+        observation = match.observation(actor)
+        action = bots[actor].act(observation)
+        assert action in observation.legal
+        match.act(action)
+    assert match.winners

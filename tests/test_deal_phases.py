@@ -355,3 +355,19 @@ def test_bad_dealer_is_refused() -> None:
     for dealer in (-1, 4):
         with pytest.raises(ValueError, match="dealer"):
             Deal(Rules.preset("callbreak"), hands=NORMAL, dealer=dealer)
+
+
+def test_copy_is_independent() -> None:
+    deal = Deal(Rules.preset("callbreak"), seed=5, dealer=0)
+    rng = random.Random(5)
+    while deal.phase != "play":
+        deal.act(rng.choice(deal.legal()))
+    for _ in range(6):
+        deal.act(rng.choice(deal.legal()))
+    before = snapshot(deal)
+    twin = deal.copy()
+    assert snapshot(twin) == before
+    while twin.to_act is not None:
+        twin.act(rng.choice(twin.legal()))
+    assert twin.phase == "over" and snapshot(deal) == before
+    deal.act(deal.legal()[0])  # the original still plays on

@@ -50,6 +50,28 @@ class ArenaError(ValueError):
     """A configuration the arena cannot run: wrong number of seats, unknown bot, missing Ray."""
 
 
+class SeatFault(Exception):
+    """A seat that gave no usable answer: ``kind`` is ``"timeout"`` or ``"illegal"``.
+
+    A bot raises it (the remote seats of ``arena.remote`` do) instead of
+    answering; the arena counts it against the seat, as the Bhoos tournament
+    did, and plays a random legal action in its place.
+    """
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+def make_seat(spec: str, seed: int | None = None) -> Bot:
+    """The bot for one arena seat: a registered bot spec, or a remote bot's http(s) address."""
+    from callbreak.arena import remote
+
+    if remote.is_remote(spec):
+        return remote.RemoteBot(spec, seed=seed)
+    return make_bot(spec, seed=seed)
+
+
 def single_deal_rules(rules: Rules) -> Rules:
     """The rules of one arena game: a one-deal match that always ends after its scored deal.
 
@@ -71,9 +93,13 @@ def lineup(seats: Sequence[str], players: int) -> tuple[str, ...]:
         )
     for spec in specs:
         try:
-            make_bot(spec, seed=0)
+            make_seat(spec, seed=0)
         except ValueError as error:
             raise ArenaError(f"seat {spec!r}: {error}") from None
+    from callbreak.arena import remote
+
+    for spec in dict.fromkeys(s for s in specs if remote.is_remote(s)):
+        remote.check_remote(spec)  # a bot that is down is reported before the first deal
     return specs
 
 
@@ -227,6 +253,8 @@ class ChunkResult:
     illegal: list[int]
     """Illegal answers, by lineup entry."""
     illegal_examples: list[str] = field(default_factory=list)
+    timeouts: list[int] = field(default_factory=list)
+    """Answers that came too late (``SeatFault("timeout")``), by lineup entry."""
 
 
 def _bots(config: ArenaConfig, index: int, rotation: int) -> list[Bot]:
@@ -236,7 +264,7 @@ def _bots(config: ArenaConfig, index: int, rotation: int) -> list[Bot]:
     for seat in range(players):
         entry = entry_at(seat, rotation, players)
         seed = _derived_seed("callbreak-arena-bot", config.seed, index, rotation, entry) >> 31
-        bots.append(make_bot(config.seats[entry], seed=seed))
+        bots.append(make_seat(config.seats[entry], seed=seed))
     return bots
 
 
@@ -263,7 +291,20 @@ def play_game(config: ArenaConfig, deal: DealSet, rotation: int, chunk: ChunkRes
         observation = match.observation(seat)
         entry = entry_at(seat, rotation, players)
         started = clock()
-        action = bots[seat].act(observation)
+        try:
+            action = bots[seat].act(observation)
+        except SeatFault as fault:
+            chunk.times_ms[entry].append((clock() - started) / 1e6)
+            if not chunk.timeouts:  # a ChunkResult made without them
+                chunk.timeouts = [0] * players
+            (chunk.timeouts if fault.kind == "timeout" else chunk.illegal)[entry] += 1
+            if len(chunk.illegal_examples) < MAX_ILLEGAL_EXAMPLES:
+                chunk.illegal_examples.append(
+                    f"deal {deal.index}, rotation {rotation}, seat {seat} "
+                    f"({config.seats[entry]}): {fault.kind} — {fault}"
+                )
+            match.act(fallback.choice(observation.legal))
+            continue
         chunk.times_ms[entry].append((clock() - started) / 1e6)
         try:
             match.act(action)
@@ -296,7 +337,7 @@ def play_game(config: ArenaConfig, deal: DealSet, rotation: int, chunk: ChunkRes
 
         at_seat = [entry_at(s, rotation, players) for s in range(players)]
         seats = [
-            {"name": f"#{e} {config.seats[e]}", "player": f"bot:{config.seats[e]}"} for e in at_seat
+            {"name": f"#{e} {config.seats[e]}", "player": _player(config.seats[e])} for e in at_seat
         ]
         record = match_record(match, seats=seats, seed=match_seed)
     return GameResult(
@@ -309,11 +350,19 @@ def play_game(config: ArenaConfig, deal: DealSet, rotation: int, chunk: ChunkRes
     )
 
 
+def _player(spec: str) -> str:
+    """What played a seat, for its record: ``bot:SPEC``, or ``remote:URL`` for a remote bot."""
+    from callbreak.arena import remote
+
+    return f"remote:{spec}" if remote.is_remote(spec) else f"bot:{spec}"
+
+
 def play_chunk(task: ChunkTask) -> ChunkResult:
     """Play deal sets ``start``..``stop - 1``, every rotation of each (a worker's unit of work)."""
     config = task.config()
     players = config.players
     chunk = ChunkResult(task.start, [], [[] for _ in range(players)], [0] * players)
+    chunk.timeouts = [0] * players
     for index in range(task.start, task.stop):
         deal = deal_set(config, index)
         games = [play_game(config, deal, rotation, chunk) for rotation in range(players)]

@@ -14,7 +14,7 @@ import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from callbreak.arena.play import (
     ArenaConfig,
@@ -45,6 +45,8 @@ class ArenaRun:
     backend: str
     """``inline``, ``processes`` or ``ray``."""
     wall_s: float
+    timeouts: list[int] = field(default_factory=list)
+    """Answers that came too late (remote seats), by lineup entry; replaced like illegal ones."""
 
 
 def default_workers() -> int:
@@ -134,6 +136,7 @@ def run_arena(
     players = config.players
     times: list[list[float]] = [[] for _ in range(players)]
     illegal = [0] * players
+    timeouts = [0] * players
     examples: list[str] = []
     sets: list[DealSetResult] = []
     for chunk in chunks:
@@ -141,6 +144,7 @@ def run_arena(
         for entry in range(players):
             times[entry].extend(chunk.times_ms[entry])
             illegal[entry] += chunk.illegal[entry]
+            timeouts[entry] += chunk.timeouts[entry] if chunk.timeouts else 0
         examples.extend(chunk.illegal_examples)
     return ArenaRun(
         config,
@@ -151,4 +155,5 @@ def run_arena(
         workers,
         backend,
         time.perf_counter() - started,
+        timeouts,
     )

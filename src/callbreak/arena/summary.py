@@ -27,6 +27,7 @@ What the figures mean (the README's "Arena" section says the same):
   bot called more than it took).  The calibration table breaks both down by call.
 * **decision ms** — p50, p99 and max of the wall time of every ``bot.act``.
 * **illegal** — answers the engine refused (each replaced by a random legal action).
+* **timeouts** — answers from remote seats that came too late (replaced the same way).
 * **rating** — openskill Plackett–Luce, each game a four-player free-for-all
   ranked by points, games rated in deal-set then rotation order (so the
   ratings do not depend on the worker count).  Each entry is rated as its
@@ -74,6 +75,8 @@ class BotStats:
     rating_mu: float
     rating_sigma: float
     points_per_game: list[float] = field(repr=False, default_factory=list)
+    timeouts: int = 0
+    """Answers that came too late (remote seats), each replaced by a random legal action."""
 
     def json(self) -> dict[str, Any]:
         return {
@@ -98,6 +101,7 @@ class BotStats:
             "decisions": self.decisions,
             "decision_ms": self.decision_ms,
             "illegal": self.illegal,
+            "timeouts": self.timeouts,
             "misdeal_claims": self.misdeal_claims,
             "rating": {"mu": self.rating_mu, "sigma": self.rating_sigma},
         }
@@ -267,6 +271,7 @@ def summarize(run: ArenaRun) -> ArenaSummary:
                 rating_mu=final[spec][0],
                 rating_sigma=final[spec][1],
                 points_per_game=points,
+                timeouts=sum(run.timeouts[e] for e in entries) if run.timeouts else 0,
             )
         )
     redeals = sum(game.redeals for result in run.sets for game in result.games)

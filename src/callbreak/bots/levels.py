@@ -5,6 +5,8 @@ from __future__ import annotations
 LEVELS: dict[str, str] = {
     "easy": "heuristic:blunder=0.35",
     "medium": "heuristic",
+    "hard": "expert:budget_ms=300",
+    "expert": "expert:budget_ms=1000",
 }
 """Level name → bot spec. A level is only listed once its bot exists."""
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -55,24 +56,70 @@ def play(
         Path | None, typer.Option(help="Save the match record (JSON) here as it goes.")
     ] = None,
     name: Annotated[str, typer.Option(help="Your name at the table.")] = "You",
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            help="Continue the unfinished match recorded in FILE (same seats and bots); "
+            "it keeps saving there unless --record says otherwise.",
+            metavar="FILE",
+        ),
+    ] = None,
+    pause: Annotated[
+        float,
+        typer.Option(min=0.0, help="Seconds a bot's card stays before play goes on (space skips)."),
+    ] = 0.6,
+    plain: Annotated[
+        bool, typer.Option("--plain", help="The line-based game instead of the full-screen table.")
+    ] = False,
+    no_color: Annotated[
+        bool, typer.Option("--no-color", help="No colours (as the NO_COLOR variable does).")
+    ] = False,
 ) -> None:
-    """Play a match at the terminal against three bots (you are South, seat 0)."""
-    from callbreak.cli.play import TerminalGame, record_saver
+    """Play a match at the terminal against three bots (you are South, seat 0).
 
-    game_rules = rules_from_flags(rules, option)
-    rng = random.Random(seed)
+    Opens the full-screen table; --plain (or input that is not a terminal) plays line by line.
+    """
+    import sys
+
+    from callbreak.record import RecordError
+    from callbreak.tui.session import Session
+
     try:
-        spec = bot if bot is not None else level_spec(level)
-        bots = {seat: make_bot(spec, seed=rng.getrandbits(32)) for seat in (1, 2, 3)}
+        if resume is not None:
+            session = Session.resume(resume, record)
+        else:
+            spec = bot if bot is not None else level_spec(level)
+            game_rules = rules_from_flags(rules, option)
+            session = Session.start(game_rules, spec, seed=seed, name=name, record=record)
+    except (OSError, RecordError) as error:
+        raise typer.BadParameter(str(error), param_hint="--resume") from None
     except ValueError as error:
-        raise typer.BadParameter(str(error), param_hint="--bot/--level") from None
-    match = Match(game_rules, seed=seed)
-    seats = [{"name": name, "player": "human"}] + [
-        {"name": SEAT_NAMES[s], "player": f"bot:{spec}"} for s in (1, 2, 3)
-    ]
-    TerminalGame(match, bots, name=name, save=record_saver(record, seats)).run()
-    if record is not None:
-        Console().print(f"Record saved to {record}")
+        hint = "--resume" if resume is not None else "--bot/--level"
+        raise typer.BadParameter(str(error), param_hint=hint) from None
+    if plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        from callbreak.cli.play import TerminalGame
+
+        TerminalGame(
+            session.match,
+            session.bots,
+            human=session.human,
+            name=session.name,
+            save=lambda _match: session.save(),
+        ).run()
+    else:
+        if no_color:
+            os.environ["NO_COLOR"] = "1"
+        from callbreak.tui.app import CallBreakApp
+
+        notice = "" if resume is None else f"Resumed from {resume}: deal {session.deal_number}."
+        table = CallBreakApp(session, pause=pause, notice=notice)
+        table.run()
+        session = table.session
+    if session.record is not None:
+        state = (
+            "" if session.over else f" (continue with: callbreak play --resume {session.record})"
+        )
+        typer.echo(f"Record saved to {session.record}{state}")
 
 
 @app.command()
@@ -211,6 +258,7 @@ def arena(
     from rich.progress import MofNCompleteColumn, Progress, TimeRemainingColumn
 
     from callbreak.arena import ArenaConfig, ArenaError, lineup, run_arena, summarize
+    from callbreak.arena.remote import RemoteSeatDown
 
     game_rules = rules_from_flags(rules, option)
     try:
@@ -229,6 +277,9 @@ def arena(
                 ray_address=ray,
                 progress=lambda done: bar.advance(task, done),
             )
+        except RemoteSeatDown as error:
+            typer.secho(str(error), fg="red", err=True)
+            raise typer.Exit(1) from None
         except ArenaError as error:
             raise typer.BadParameter(str(error), param_hint="--ray") from None
     summary = summarize(run)
@@ -262,7 +313,16 @@ def _print_arena(console: Console, summary: ArenaSummary) -> None:
     for heading in ("Bot", "Points/deal", "Edge", "Won", "Made", "Call−won", "Rating"):
         table.add_column(heading, justify="left" if heading == "Bot" else "right")
     timing = Table(title="Decisions", box=box.SIMPLE_HEAD)
-    for heading in ("Bot", "Count", "p50 ms", "p99 ms", "Max ms", "Illegal", "Misdeals"):
+    for heading in (
+        "Bot",
+        "Count",
+        "p50 ms",
+        "p99 ms",
+        "Max ms",
+        "Illegal",
+        "Timeouts",
+        "Misdeals",
+    ):
         timing.add_column(heading, justify="left" if heading == "Bot" else "right")
     for bot in summary.bots:
         table.add_row(
@@ -280,8 +340,9 @@ def _print_arena(console: Console, summary: ArenaSummary) -> None:
             str(bot.decisions),
             *(f"{ms[key]:.3g}" if key in ms else "-" for key in ("p50", "p99", "max")),
             str(bot.illegal),
+            str(bot.timeouts),
             str(bot.misdeal_claims),
-            style="red" if bot.illegal else None,
+            style="red" if bot.illegal or bot.timeouts else None,
         )
     console.print(table)
     console.print(timing)
@@ -340,6 +401,143 @@ def show_rules(
     for opt in OPTIONS:
         table.add_row(opt.name, option_text(getattr(rules, opt.name)), opt.allowed, opt.help)
     console.print(table)
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0 for a LAN).")] = (
+        "127.0.0.1"
+    ),
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    db: Annotated[
+        str,
+        typer.Option(
+            help="Database URL: sqlite:///FILE (default, nothing to set up) or "
+            "postgresql://user@host/db; the async driver is chosen for you."
+        ),
+    ] = "sqlite:///callbreak-tables.db",
+    redis: Annotated[
+        str | None,
+        typer.Option(help="Redis URL, to let several server processes serve the same tables."),
+    ] = None,
+    grace: Annotated[
+        float, typer.Option(help="Seconds a dropped player keeps the seat before a bot plays on.")
+    ] = 30.0,
+    bot_delay: Annotated[
+        float, typer.Option(help="Seconds a bot waits before it plays, so people can follow.")
+    ] = 0.7,
+    log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
+) -> None:
+    """Serve online tables: play Call Break with friends in the browser."""
+    from callbreak.server.config import ServerConfig, async_db_url
+    from callbreak.server.run import serve as run_server
+
+    try:
+        async_db_url(db)
+    except ValueError as error:
+        raise typer.BadParameter(str(error), param_hint="--db") from None
+    config = ServerConfig(db=db, redis=redis, grace_s=grace, bot_delay_s=bot_delay)
+    typer.echo(f"Call Break tables on http://{host}:{port}/  (database {db})")
+    run_server(config, host=host, port=port, log_level=log_level)
+
+
+@app.command("serve-bot")
+def serve_bot(
+    bot: Annotated[
+        str, typer.Option(help="Bot spec to serve, e.g. heuristic or expert:budget_ms=300.")
+    ] = "heuristic",
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port (the tournament used 7000).")] = 7000,
+    threads: Annotated[
+        int, typer.Option(min=1, help="Decisions computed at once by a quick bot (threads).")
+    ] = 4,
+    processes: Annotated[
+        int | None,
+        typer.Option(
+            min=0,
+            help="Worker processes for the decisions (default: one per CPU for a bot that "
+            "takes budget_ms, such as the expert; 0: threads for any bot).",
+        ),
+    ] = None,
+    max_budget_ms: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="Cap on a budgeted bot's thinking per decision (default: the spec's "
+            "budget_ms, else 1000); it never gets more than a safe share of timeBudget.",
+        ),
+    ] = None,
+) -> None:
+    """Serve a bot over the Bhoos tournament protocol (GET /hi, POST /bid, POST /play)."""
+    from callbreak.protocol.bhoos.server import create_app
+    from callbreak.protocol.bhoos.server import serve as serve_app
+
+    try:
+        application = create_app(
+            bot, threads=threads, processes=processes, max_budget_ms=max_budget_ms
+        )
+    except ValueError as error:
+        raise typer.BadParameter(str(error), param_hint="--bot") from None
+    typer.echo(f"Serving {bot} on http://{host}:{port} (Bhoos protocol: /hi, /bid, /play)")
+    serve_app(application, host, port)
+
+
+@app.command("import-bhoos")
+def import_bhoos(
+    log: Annotated[Path, typer.Argument(help="A Bhoos tournament game log (JSON).")],
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="Where to write the game record (JSON).")
+    ] = Path("bhoos-record.json"),
+) -> None:
+    """Turn a Bhoos tournament game log into a game record, checking every play and score.
+
+    Exit status: 0 when every play keeps the rules and every logged score is the
+    rules' score, 1 when something does not (the record is still written, up to
+    the first play the rules refuse), 2 when the log cannot be read.
+    """
+    import json
+
+    from callbreak.record import replay as replay_record
+    from callbreak.record import write_record
+    from callbreak.record.bhoos import BhoosLogError, import_bhoos_log
+
+    try:
+        result = import_bhoos_log(json.loads(log.read_text(encoding="utf-8")))
+    except (OSError, ValueError) as error:  # BhoosLogError and bad JSON are ValueErrors
+        kind = "log" if isinstance(error, BhoosLogError) else "file"
+        typer.secho(f"{log}: cannot read the {kind}: {error}", fg="red", err=True)
+        raise typer.Exit(2) from None
+    for note in result.adjustments:
+        typer.echo(f"rules: callbreak-bhoos with {note}")
+    typer.echo(
+        f"{log}: {result.rounds} rounds, {result.plays_checked} calls and cards checked, "
+        f"{len(result.problems)} problem(s), {result.logged_errors} error(s) logged by the arena"
+    )
+    for problem in result.problems:
+        typer.secho(f"  {problem}", fg="red")
+    match = result.scores_match
+    verdict = {True: "match", False: "DIFFER from", None: "could not be compared with"}[match]
+    typer.echo(f"logged scores {verdict} the rules' scores")
+    if result.final_totals is not None:
+        typer.echo(
+            "totals by the rules: "
+            + ", ".join(
+                f"{name} {total}"
+                for name, total in zip(result.players, result.final_totals, strict=True)
+            )
+        )
+    if result.record is None:
+        typer.secho("no record written: not even the first round could be recorded", fg="red")
+        raise typer.Exit(1)
+    write_record(out, result.record)
+    report = replay_record(result.record)
+    state = "complete" if report.complete else "stops early"
+    typer.echo(
+        f"record written to {out}: {result.recorded_rounds} of {result.rounds} rounds, {state}, "
+        "replays OK"
+    )
+    if not result.ok:
+        raise typer.Exit(1)
 
 
 def run() -> None:

@@ -303,6 +303,24 @@ class Deal:
 
         return observe(self, seat)
 
+    def copy(self) -> Deal:
+        """An independent copy, for look-ahead: acting on it leaves this deal alone."""
+        other = Deal.__new__(Deal)
+        other.__dict__.update(self.__dict__)
+        for name in (
+            "hands",
+            "calls",
+            "claims",
+            "declared",
+            "declared_voids",
+            "tricks",
+            "trick",
+            "history",
+            "_pending",
+        ):
+            setattr(other, name, list(getattr(self, name)))
+        return other
+
     def hand(self, seat: int) -> list[str]:
         """Cards ``seat`` holds now, canonical names (omniscient: not for bots or faces)."""
         return hand_names(self.hands[seat])

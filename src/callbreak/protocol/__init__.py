@@ -1,0 +1,4 @@
+"""Faces that speak other programs' protocols (DESIGN.md's top layer).
+
+``protocol.bhoos``: the HTTP protocol of the Bhoos Smart Bots Call Break tournament.
+"""

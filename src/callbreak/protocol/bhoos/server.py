@@ -1,0 +1,411 @@
+"""Serve any registered bot over the Bhoos tournament protocol (FastAPI + uvicorn).
+
+``GET /hi`` answers ``{"value": "hello"}``; ``POST /bid`` and ``POST /play``
+take the tournament's JSON and answer ``{"value": 3}`` or ``{"value": "QS"}``.
+The server keeps no state between requests: each one is rebuilt into an
+observation (``convert.parse_request``), so one server plays any number of
+seats and games at once, and the same request always gets the same answer
+(the bot's seed is taken from the request's bytes).
+
+Decisions are CPU-bound, so they run off the event loop, which stays free to
+answer ``/hi``, CORS pre-flights and other seats: on a thread pool for quick
+bots, and on a process pool for bots that think for a budget, where threads
+would fight over the GIL with each other and with the event loop (measured:
+four such decisions at once on threads answered up to 3.8× their
+``timeBudget``; see ``bench/serve_bot.py``).  A bot that takes a time budget
+(any bot factory with a ``budget_ms`` option, e.g. the expert) gets
+``min(its own budget, a safe share of timeBudget)``: the round's remaining
+budget split evenly over the decisions left in it, halved for the network and
+the other side's overheads, less the time the request waited for a worker.
+If a bot still overruns, a guard answers with the heuristic bot's choice
+instead, so an answer never comes late because of the bot.
+
+A malformed body gets 400 with ``{"error": reason}`` and touches nothing
+shared, so it cannot affect other games.
+
+This module imports FastAPI; nothing imports it but the ``serve-bot`` command,
+the tests and the benchmark, so ``import callbreak`` stays light.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import multiprocessing
+import os
+import signal
+import socket
+import sys
+import threading
+import time
+import zlib
+from collections.abc import AsyncIterator, Iterator
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from contextlib import asynccontextmanager, contextmanager, suppress
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from callbreak.bots import make_bot
+from callbreak.bots.base import parse_spec
+from callbreak.bots.heuristic import HeuristicBot
+from callbreak.cards import bhoos_name, parse_card
+from callbreak.engine import Action, Deal
+from callbreak.protocol.bhoos.convert import (
+    BHOOS_RULES,
+    BID,
+    PLAY,
+    BhoosRequest,
+    BhoosRequestError,
+    parse_request,
+)
+
+log = logging.getLogger("callbreak.bhoos")
+
+SAFE_SHARE = 0.5
+"""Share of the round's remaining budget per decision that a bot may think for."""
+OVERHEAD_MS = 3.0
+"""Kept back from each decision's share for parsing, rebuilding the deal and JSON."""
+DEFAULT_MAX_BUDGET_MS = 1000
+"""Cap on a budgeted bot's thinking per decision when its spec gives no ``budget_ms``."""
+GUARD_FLOOR_MS = 15.0
+"""Below this much time for the bot, the heuristic answers at once, without the bot."""
+MAX_BODY = 1 << 20
+"""Bodies above 1 MiB are refused (413): a real request is under 2 kB."""
+
+
+def _takes_budget(name: str, options: dict[str, Any]) -> bool:
+    """Whether the bot's factory accepts ``budget_ms`` (tried once, at start-up)."""
+    if "budget_ms" in options:
+        return True
+    spec = _spec(name, {**options, "budget_ms": 1})
+    try:
+        make_bot(spec, seed=0)
+    except ValueError:
+        return False
+    return True
+
+
+def _spec(name: str, options: dict[str, Any]) -> str:
+    return name + (":" + ",".join(f"{k}={v}" for k, v in options.items()) if options else "")
+
+
+@dataclass
+class Decision:
+    """One answered request: the value sent and what went into it."""
+
+    value: int | str
+    budget_ms: int | None
+    """The bot's own budget for this decision (None for a bot without one)."""
+    fallback: str | None = None
+    """Why the guard's heuristic answer was sent instead of the bot's, if it was."""
+
+
+class BotService:
+    """The bot behind the server: turns a checked request into an answer.
+
+    Thread-safe: every request gets its own bot, made from the spec with the
+    request's budget, so nothing is shared between concurrent decisions.
+    """
+
+    def __init__(self, spec: str, max_budget_ms: int | None = None) -> None:
+        make_bot(spec, seed=0)  # an unknown bot or bad option fails here, at start-up
+        self.spec = spec
+        self.name, self.options = parse_spec(spec)
+        self.options.pop("seed", None)
+        self.takes_budget = _takes_budget(self.name, self.options)
+        own = self.options.get("budget_ms")
+        self.max_budget_ms = int(
+            max_budget_ms if max_budget_ms is not None else own or DEFAULT_MAX_BUDGET_MS
+        )
+
+    def budget_ms(self, time_budget_ms: float, decisions_left: int) -> int:
+        """This decision's budget: a safe share of what is left of the round, capped."""
+        share = time_budget_ms * SAFE_SHARE / max(1, decisions_left) - OVERHEAD_MS
+        return max(1, int(min(self.max_budget_ms, share)))
+
+    def guard_ms(self, kind: str, body: Any) -> float:
+        """How long the server waits for the bot before answering for it.
+
+        An even share of what is left of the round (the bot itself is given
+        half of that), so a round's budget cannot run out whatever the bot
+        does; below ``GUARD_FLOOR_MS`` the bot is not asked at all.  Read from the raw
+        body (the checked request only exists once the decision has started); a
+        body too broken for this is refused anyway.
+        """
+        try:
+            time_budget = float(body["timeBudget"])
+            left = len(body["cards"]) + (1 if kind == BID else 0)
+        except (TypeError, KeyError, ValueError):
+            return 1000.0
+        return min(0.8 * time_budget, time_budget / max(1, left))
+
+    def decide(self, kind: str, body: Any, raw: bytes, arrived: float) -> Decision:
+        """Check the request, build the observation, ask a fresh bot (in a worker).
+
+        ``arrived`` is the ``time.monotonic()`` of the request's arrival (the
+        clock is system-wide, so a worker process reads it too); time spent
+        waiting for a free worker comes off the bot's budget.
+        """
+        request = parse_request(kind, body)
+        budget = None
+        options = dict(self.options)
+        if self.takes_budget:
+            waited = (time.monotonic() - arrived) * 1000
+            share = self.budget_ms(request.time_budget_ms, request.decisions_left)
+            budget = max(1, int(share - waited))
+            options["budget_ms"] = budget
+        bot = make_bot(_spec(self.name, options), seed=zlib.crc32(raw))
+        action = bot.act(request.observation)
+        value = _value(request, action)
+        if value is None:
+            log.warning(
+                "bot %s answered %r, not a legal action: sent the heuristic's", self.spec, action
+            )
+            return Decision(_fallback_value(request), budget, f"the bot answered {action!r}")
+        return Decision(value, budget)
+
+    def fallback(self, kind: str, body: Any, raw: bytes, why: str) -> Decision:
+        """The heuristic's answer, when the bot overran its guard or has no time at all."""
+        request = parse_request(kind, body)
+        return Decision(_fallback_value(request, zlib.crc32(raw)), None, why)
+
+
+def _value(request: BhoosRequest, action: Action) -> int | str | None:
+    """The protocol's value for a legal action (``1S`` for the ace); None if not legal."""
+    legal = request.observation.legal
+    if request.kind == BID:
+        if isinstance(action, int) and not isinstance(action, bool) and action in legal:
+            return action
+        return None
+    if not isinstance(action, str):
+        return None
+    try:
+        card = parse_card(action)
+    except ValueError:
+        return None
+    name = bhoos_name(card)
+    return name if any(parse_card(c) == card for c in legal) else None
+
+
+def _fallback_value(request: BhoosRequest, seed: int = 0) -> int | str:
+    value = _value(request, HeuristicBot(seed=seed).act(request.observation))
+    assert value is not None
+    return value
+
+
+def _init_worker(parent: int) -> None:
+    """In each worker process: end it if the server process dies.
+
+    On Linux the kernel kills the worker with its parent (``PR_SET_PDEATHSIG``),
+    even in the middle of a long compiled search that holds the GIL; elsewhere a
+    watcher thread notices the orphaning between two bytecodes.  (Workers keep
+    the server's priority: at a lower one, measured on a busy shared machine,
+    the expert was starved into the fallback on 94% of its decisions.)
+    """
+    if sys.platform.startswith("linux"):
+        with suppress(OSError, AttributeError):
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)  # orphaned: the server is gone, nobody will collect an answer
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def _warm(service: BotService) -> int:
+    """Before the first request, in each worker: a call and a card of a sample deal.
+
+    The first decisions of a fresh process pay for imports, tables and any
+    just-in-time compilation (the expert's solver compiles with numba): here
+    they are paid at start-up, before ``/hi`` answers, as the tournament polled
+    ``/hi`` until a bot was ready.  A bot that fails here is logged, not fatal:
+    each request then gets its own answer or error.
+    """
+    options = dict(service.options)
+    if service.takes_budget:
+        options["budget_ms"] = 50
+    try:
+        bot = make_bot(_spec(service.name, options), seed=0)
+        helper = HeuristicBot(seed=0)
+        deal = Deal(BHOOS_RULES.replace(misdeal="off"), seed=1, dealer=0)
+        while deal.to_act is not None and len(deal.history) < 2:
+            observation = deal.observation(deal.to_act)
+            if deal.calls == [None] * 4 or len(deal.trick) == 2:
+                bot.act(observation)  # the first call, and a card in the second trick
+            deal.act(helper.act(observation))
+    except Exception:
+        log.exception("warming up %s failed", service.spec)
+    time.sleep(0.05)  # hold this worker so that the next warm-up task starts another
+    return os.getpid()
+
+
+def create_app(
+    bot: str = "heuristic",
+    *,
+    threads: int = 4,
+    processes: int | None = None,
+    max_budget_ms: int | None = None,
+    warm_up: bool = True,
+) -> FastAPI:
+    """The ASGI app serving ``bot`` (any registered spec) over the Bhoos protocol.
+
+    ``processes`` worker processes decide (spawned, so a bot must be
+    registered by an import, not at run time); 0 uses ``threads`` threads
+    instead.  The default, for a bot that takes a budget, is a process per CPU
+    and at least four, so that the four seats of a table never queue for a
+    worker (a wait that would come off their budgets); threads for the others.
+    ``warm_up`` has every worker make a call and play a card before the
+    server answers at all (see ``_warm``).
+    """
+    service = BotService(bot, max_budget_ms)
+    if processes is None:
+        processes = max(4, os.cpu_count() or 1) if service.takes_budget else 0
+    executor: Executor
+    if processes > 0:
+        context = multiprocessing.get_context("spawn")
+        executor = ProcessPoolExecutor(
+            max_workers=processes,
+            mp_context=context,
+            initializer=_init_worker,
+            initargs=(os.getpid(),),
+        )
+    else:
+        executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="bhoos-bot")
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if warm_up:
+            loop = asyncio.get_running_loop()
+            workers = range(max(1, processes))
+            await asyncio.gather(*(loop.run_in_executor(executor, _warm, service) for _ in workers))
+        yield
+        executor.shutdown(wait=False, cancel_futures=True)
+
+    app = FastAPI(
+        title=f"callbreak {bot} (Bhoos protocol)",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+    )
+    app.state.service = service
+    app.add_middleware(
+        CORSMiddleware,
+        allow_origins=["*"],
+        allow_methods=["GET", "POST", "OPTIONS"],
+        allow_headers=["*"],
+    )
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, error: HTTPException) -> JSONResponse:
+        return JSONResponse({"error": str(error.detail)}, status_code=error.status_code)
+
+    @app.get("/hi")
+    async def hi() -> dict[str, str]:
+        return {"value": "hello"}
+
+    async def answer(kind: str, request: Request) -> JSONResponse:
+        raw = await request.body()
+        if len(raw) > MAX_BODY:
+            return JSONResponse({"error": f"the body is over {MAX_BODY} bytes"}, 413)
+        try:
+            body = json.loads(raw)
+        except (ValueError, UnicodeDecodeError) as error:
+            return JSONResponse({"error": f"the body is not JSON: {error}"}, 400)
+        loop = asyncio.get_running_loop()
+        started = time.perf_counter()
+        guard = service.guard_ms(kind, body)
+        try:
+            if guard < GUARD_FLOOR_MS:
+                decision = service.fallback(kind, body, raw, "no time left for the bot")
+            else:
+                arrived = time.monotonic()
+                work = loop.run_in_executor(executor, service.decide, kind, body, raw, arrived)
+                try:
+                    decision = await asyncio.wait_for(work, guard / 1000)
+                except TimeoutError:
+                    decision = service.fallback(kind, body, raw, "the bot overran")
+                    log.warning("bot %s overran %.0f ms: sent the heuristic's answer", bot, guard)
+        except BhoosRequestError as error:
+            return JSONResponse({"error": str(error)}, 400)
+        except Exception as error:  # a bug in a bot must not take the server down
+            log.exception("bot %s failed on /%s", bot, kind)
+            return JSONResponse({"error": f"the bot failed: {type(error).__name__}: {error}"}, 500)
+        headers = {"X-Decision-Ms": f"{(time.perf_counter() - started) * 1000:.2f}"}
+        if decision.budget_ms is not None:
+            headers["X-Budget-Ms"] = str(decision.budget_ms)
+        if decision.fallback is not None:
+            headers["X-Fallback"] = decision.fallback[:200]
+        return JSONResponse({"value": decision.value}, headers=headers)
+
+    @app.post("/bid")
+    async def bid(request: Request) -> JSONResponse:
+        return await answer(BID, request)
+
+    @app.post("/play")
+    async def play(request: Request) -> JSONResponse:
+        return await answer(PLAY, request)
+
+    return app
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def serve(app: FastAPI, host: str = "127.0.0.1", port: int = 7000) -> None:
+    """Run the app until interrupted (what ``callbreak serve-bot`` does)."""
+    import uvicorn
+
+    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+
+
+@contextmanager
+def serve_in_thread(
+    app: FastAPI, host: str = "127.0.0.1", port: int = 0, start_timeout: float = 180
+) -> Iterator[str]:
+    """Serve ``app`` from a background thread; yields its base URL, stops it on exit.
+
+    Port 0 takes a free port (the socket is bound here, so the URL is known
+    before the first request).  Start-up includes the bot's warm-up (a numba
+    compile can take a while), hence the generous ``start_timeout``.  Tests
+    and benchmarks use it.
+    """
+    import uvicorn
+
+    sock = _bind(host, port)
+    bound = sock.getsockname()[1]
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(
+        target=server.run, kwargs={"sockets": [sock]}, name="bhoos-server", daemon=True
+    )
+    thread.start()
+    deadline = time.monotonic() + start_timeout
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            sock.close()
+            raise RuntimeError(f"the Bhoos bot server on {host}:{bound} did not start")
+        time.sleep(0.005)
+    try:
+        yield f"http://{host}:{bound}" if ":" not in host else f"http://[{host}]:{bound}"
+    finally:
+        server.should_exit = True
+        thread.join(15)
+        sock.close()

@@ -1,0 +1,348 @@
+"""The FastAPI app: pages, the JSON API, and the table WebSocket.
+
+HTTP does what happens once (create a table, take a seat, download a record);
+the WebSocket carries the game.  A seat is proved by its secret token — given
+once when the seat is taken, kept by the browser (and in an HttpOnly cookie),
+stored only hashed — so the invite link can be shared freely.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Body, FastAPI, HTTPException, Request, WebSocket
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+from starlette.websockets import WebSocketDisconnect
+
+from callbreak.bots.levels import LEVELS
+from callbreak.rules import OPTIONS, Rules
+from callbreak.server.bus import LocalBus, RedisBus
+from callbreak.server.config import ServerConfig
+from callbreak.server.hub import CODE_ALPHABET, CODE_LENGTH, Conn, Hub, TableSlot, hash_token
+from callbreak.server.protocol import (
+    CLOSE_BAD_TOKEN,
+    CLOSE_NO_TABLE,
+    CLOSE_POLICY,
+    CLOSE_TOO_BIG,
+    ERROR_CODES,
+    Act,
+    Hello,
+    Message,
+    ProtocolError,
+    TokenBucket,
+    error_message,
+    parse,
+)
+from callbreak.server.store import Store
+
+STATIC = Path(__file__).parent / "static"
+COOKIE_AGE_S = 14 * 24 * 3600
+MAX_BODY_BYTES = 16 * 1024
+
+log = logging.getLogger("callbreak.server")
+
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+
+
+class CreateTable(BaseModel):
+    name: str = Field(min_length=1, max_length=32)
+    preset: str = Field(default="callbreak", max_length=32)
+    options: dict[str, str | int | float | bool | None] = Field(default_factory=dict)
+    level: str = Field(default="medium", max_length=32)
+    seat: int = Field(default=0, ge=0, le=3)
+    grace_s: float | None = Field(default=None, ge=0, le=3600)
+    seed: int | None = Field(default=None, ge=0, lt=2**62)
+    """Only to deal known cards (tests, a rematch of a recorded match)."""
+
+
+class JoinTable(BaseModel):
+    name: str = Field(min_length=1, max_length=32)
+    seat: int | None = Field(default=None, ge=0, le=3)
+
+
+def cookie_name(code: str) -> str:
+    return f"cb_{code}"
+
+
+def valid_code(code: str) -> bool:
+    return len(code) == CODE_LENGTH and all(c in CODE_ALPHABET for c in code)
+
+
+def table_rules(preset: str, options: dict[str, Any]) -> Rules:
+    """The rules of a new online table; an open-ended match gets an end (``match_deals``).
+
+    An online table has to finish to become a record, and nobody at a table of
+    strangers can be trusted to call it off, so ``match_end = open`` plays
+    ``match_deals`` deals instead.
+    """
+    rules = Rules.preset(preset).replace(**options)
+    if rules.match_end == "open":
+        rules = rules.replace(match_end="deals")
+    return rules
+
+
+class _BodyLimit:
+    """Refuse HTTP bodies above MAX_BODY_BYTES before reading them (no form here needs more)."""
+
+    def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]]) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            for key, value in scope.get("headers", []):
+                if key == b"content-length" and value.isdigit() and int(value) > MAX_BODY_BYTES:
+                    response = JSONResponse({"detail": "request body too large"}, status_code=413)
+                    await response(scope, receive, send)
+                    return
+        await self.app(scope, receive, send)
+
+
+def create_app(config: ServerConfig | None = None) -> FastAPI:
+    """The app for ``config``; the database is migrated and the bus joined on start-up."""
+    config = config or ServerConfig()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = Store(config.async_db)
+        await store.migrate()
+        bus: LocalBus | RedisBus = (
+            RedisBus(config.redis, config.channel) if config.redis else LocalBus()
+        )
+        hub = Hub(config, store, bus)
+        await hub.start()
+        app.state.hub = hub
+        try:
+            yield
+        finally:
+            await hub.stop()
+            await bus.close()
+            await store.close()
+
+    app = FastAPI(title="callbreak tables", lifespan=lifespan, docs_url="/api/docs")
+    app.add_middleware(_BodyLimit)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    def hub_of(request: Request | WebSocket) -> Hub:
+        hub: Hub = request.app.state.hub
+        return hub
+
+    def page() -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> FileResponse:
+        return page()
+
+    @app.get("/t/{code}", include_in_schema=False)
+    async def table_page(code: str) -> FileResponse:
+        return page()
+
+    @app.get("/history", include_in_schema=False)
+    async def history_page() -> FileResponse:
+        return page()
+
+    @app.get("/healthz")
+    async def healthz(request: Request) -> dict[str, Any]:
+        hub = hub_of(request)
+        return {"ok": True, "proc": hub.proc, "tables": len(hub.slots)}
+
+    @app.get("/api/meta")
+    async def meta() -> dict[str, Any]:
+        """What the create form offers: presets, options with their meaning, levels."""
+        return {
+            "presets": {name: Rules.preset(name).to_dict() for name in Rules.presets()},
+            "options": [{"name": o.name, "allowed": o.allowed, "help": o.help} for o in OPTIONS],
+            "levels": list(LEVELS),
+            "errors": ERROR_CODES,
+        }
+
+    def seat_cookie(response: Response, code: str, token: str) -> None:
+        response.set_cookie(
+            cookie_name(code),
+            token,
+            max_age=COOKIE_AGE_S,
+            httponly=True,
+            samesite="lax",
+            path="/",
+        )
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(
+        request: Request, response: Response, body: Annotated[CreateTable, Body()]
+    ) -> dict[str, Any]:
+        if body.level not in LEVELS:
+            raise HTTPException(422, f"unknown level {body.level!r}: choose {', '.join(LEVELS)}")
+        try:
+            rules = table_rules(body.preset, dict(body.options))
+        except ValueError as error:
+            raise HTTPException(422, str(error)) from None
+        code, token = await hub_of(request).create(
+            body.name.strip(), rules, body.level, body.seat, body.grace_s, body.seed
+        )
+        seat_cookie(response, code, token)
+        return {
+            "code": code,
+            "seat": body.seat,
+            "token": token,
+            "url": f"/t/{code}",
+            "seat_url": f"/t/{code}#seat={token}",
+        }
+
+    @app.get("/api/tables/{code}")
+    async def table_info(request: Request, code: str) -> dict[str, Any]:
+        hub = hub_of(request)
+        slot = await hub.table(code.upper()) if valid_code(code.upper()) else None
+        if slot is None:
+            raise HTTPException(404, "there is no table with this code")
+        return slot.table.public(hub.presence(slot))
+
+    @app.post("/api/tables/{code}/join")
+    async def join_table(
+        request: Request, response: Response, code: str, body: Annotated[JoinTable, Body()]
+    ) -> dict[str, Any]:
+        code = code.upper()
+        if not valid_code(code):
+            raise HTTPException(404, "there is no table with this code")
+        try:
+            seat, token = await hub_of(request).join(code, body.name.strip(), body.seat)
+        except ProtocolError as error:
+            status = 404 if error.code == "no_table" else 409
+            raise HTTPException(status, error.message) from None
+        seat_cookie(response, code, token)
+        return {"code": code, "seat": seat, "token": token, "seat_url": f"/t/{code}#seat={token}"}
+
+    @app.post("/api/tables/{code}/start")
+    async def start_table(request: Request, code: str) -> dict[str, Any]:
+        hub = hub_of(request)
+        slot = await hub.table(code) if valid_code(code) else None
+        if slot is None:
+            raise HTTPException(404, "there is no table with this code")
+        token = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
+        token = token or request.cookies.get(cookie_name(code), "")
+        seat = slot.table.seat_for_token_hash(hash_token(token)) if token else None
+        try:
+            await hub.start_match(slot, seat)
+        except ProtocolError as error:
+            raise HTTPException(403 if error.code == "not_host" else 409, error.message) from None
+        return {"ok": True}
+
+    @app.get("/api/history")
+    async def history(request: Request, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
+        limit = max(1, min(limit, 200))
+        return await hub_of(request).store.history(limit, max(0, offset))
+
+    @app.get("/api/records/{code}.json")
+    async def record(request: Request, code: str) -> Response:
+        record = await hub_of(request).store.record(code) if valid_code(code) else None
+        if record is None:
+            raise HTTPException(404, "no finished match with this code")
+        return Response(
+            json.dumps(record, indent=1),
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="callbreak-{code}.json"'},
+        )
+
+    @app.websocket("/ws/{code}")
+    async def table_socket(ws: WebSocket, code: str) -> None:
+        await serve_socket(hub_of(ws), config, ws, code)
+
+    return app
+
+
+async def serve_socket(hub: Hub, config: ServerConfig, ws: WebSocket, code: str) -> None:
+    """One client's socket from hello to close; see ``protocol`` for the messages."""
+    await ws.accept()
+
+    async def refuse(error: ProtocolError, close: int) -> None:
+        with contextlib.suppress(Exception):
+            await ws.send_text(error_message(error))
+            await ws.close(close, error.code)
+
+    slot = await hub.table(code) if valid_code(code) else None
+    if slot is None:
+        await refuse(ProtocolError("no_table"), CLOSE_NO_TABLE)
+        return
+    try:
+        first = await asyncio.wait_for(ws.receive(), timeout=15)
+    except (TimeoutError, WebSocketDisconnect, RuntimeError):
+        with contextlib.suppress(Exception):
+            await ws.close(CLOSE_POLICY, "hello_first")
+        return
+    if first["type"] == "websocket.disconnect":
+        return
+    try:
+        hello = parse(first.get("text") or "", config.max_message_bytes)
+        if not isinstance(hello, Hello):
+            raise ProtocolError("hello_first")
+    except ProtocolError as error:
+        await refuse(error, CLOSE_TOO_BIG if error.code == "too_big" else CLOSE_POLICY)
+        return
+    token = hello.token or ws.cookies.get(cookie_name(code))
+    seat: int | None = None
+    if token:
+        seat = slot.table.seat_for_token_hash(hash_token(token))
+        if seat is None and hello.token:
+            await refuse(ProtocolError("bad_token"), CLOSE_BAD_TOKEN)
+            return
+    conn = Conn(ws, seat, config.send_queue)
+    sender = asyncio.create_task(conn.pump())
+    hub.attach(slot, conn)
+    bucket = TokenBucket(config.rate_per_s, config.rate_burst)
+    strikes = 0
+    try:
+        while not conn.closing:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            try:
+                if not bucket.allow():
+                    raise ProtocolError("flood")
+                text = message.get("text")
+                if text is None:
+                    raise ProtocolError("bad_json", "send text frames with JSON")
+                request = parse(text, config.max_message_bytes)
+                slot = await _handle(hub, slot, conn, request)
+            except ProtocolError as error:
+                conn.send(error_message(error, slot.table.seq))
+                if error.code == "too_big":
+                    conn.close(CLOSE_TOO_BIG, "message too big")
+                elif error.code in ("bad_json", "bad_message", "unknown_type", "flood"):
+                    strikes += 1
+                    if strikes > config.max_strikes:
+                        conn.close(CLOSE_POLICY, "too many bad messages")
+                elif error.code in ("stale", "not_your_turn", "illegal"):
+                    hub.send_state(slot, conn)  # show the client where the table really is
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        hub.detach(slot, conn)
+        conn.close(1000, "bye")
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(sender, timeout=5)
+
+
+async def _handle(hub: Hub, slot: TableSlot, conn: Conn, request: Message) -> TableSlot:
+    if isinstance(request, Act):
+        if conn.seat is None:
+            raise ProtocolError("not_seated")
+        await hub.act(slot, conn.seat, request.seq, request.action, "human")
+    elif isinstance(request, Hello):
+        raise ProtocolError("bad_message", "already said hello")
+    elif request.type == "start":
+        await hub.start_match(slot, conn.seat)
+    elif request.type == "sync":
+        hub.send_state(slot, conn)
+    elif request.type == "ping":
+        conn.send('{"type":"pong"}')
+    return slot

@@ -1,0 +1,74 @@
+"""Server settings and the database URL rules, in one place so the CLI, tests and bench agree.
+
+A person types the URL they know (``sqlite:///tables.db``,
+``postgresql://user@host/db``); the async driver SQLAlchemy needs
+(aiosqlite, asyncpg) is an implementation detail, so it is chosen here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+DEFAULT_DB = "sqlite:///callbreak-tables.db"
+"""A file next to where the server starts: nothing to set up for a first game."""
+
+
+def async_db_url(url: str) -> str:
+    """The SQLAlchemy async URL for what a person typed.
+
+    >>> async_db_url("sqlite:///tables.db")
+    'sqlite+aiosqlite:///tables.db'
+    >>> async_db_url("postgresql://me@127.0.0.1/callbreak")
+    'postgresql+asyncpg://me@127.0.0.1/callbreak'
+    >>> async_db_url("postgres://me@db/cb")
+    'postgresql+asyncpg://me@db/cb'
+    >>> async_db_url("tables.db")
+    'sqlite+aiosqlite:///tables.db'
+    """
+    if "://" not in url:
+        return f"sqlite+aiosqlite:///{url}"
+    scheme, rest = url.split("://", 1)
+    base = scheme.split("+", 1)[0].lower()
+    if base == "sqlite":
+        return f"sqlite+aiosqlite://{rest}"
+    if base in ("postgresql", "postgres"):
+        return f"postgresql+asyncpg://{rest}"
+    raise ValueError(f"unsupported database URL {url!r}: use sqlite:///FILE or postgresql://...")
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """Everything a server process needs; defaults are for people playing, tests shorten them."""
+
+    db: str = DEFAULT_DB
+    redis: str | None = None
+    grace_s: float = 30.0
+    """How long a dropped player keeps the seat before a bot plays on for it."""
+    bot_delay_s: float = 0.7
+    """Pause before a bot acts, so people can follow the cards; 0 in tests and the bench."""
+    takeover_s: float = 3.0
+    """With several processes: how long another process waits before driving a bot whose
+    table it did not move last (the usual driver may have died)."""
+    max_message_bytes: int = 4096
+    """A client message larger than this is refused and its socket closed (no legal message
+    comes near it)."""
+    rate_per_s: float = 20.0
+    rate_burst: float = 40.0
+    """Token bucket per socket: a person clicks a few times a second; far more is a flood."""
+    max_strikes: int = 20
+    """Refused messages (bad JSON, floods, ...) after which a socket is closed as abusive."""
+    idle_evict_s: float = 120.0
+    """A table nobody in this process watches is dropped from memory after this long."""
+    send_queue: int = 256
+    """Messages waiting for a slow client before it is disconnected (it can reconnect)."""
+
+    @property
+    def async_db(self) -> str:
+        return async_db_url(self.db)
+
+    @property
+    def channel(self) -> str:
+        """The Redis channel: processes that share a database share the event stream."""
+        digest = hashlib.sha256(self.async_db.encode()).hexdigest()[:16]
+        return f"callbreak:{digest}"

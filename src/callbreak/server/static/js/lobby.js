@@ -1,0 +1,97 @@
+// The front page: start a new table, join one by its code, get back to your tables.
+import { api, myTables, saveName, saveSeat, savedName } from "./api.js";
+import { clear, el, toast } from "./ui.js";
+
+const QUICK_OPTIONS = [
+  ["max_call", "Highest call", [["", "preset"], ["8", "8 (apps)"], ["13", "13"]]],
+  ["must_overtake", "Must overtake", [["", "preset"], ["true", "on"], ["false", "off"]]],
+  ["misdeal", "Misdeal", [["", "preset"], ["claim", "claim"], ["auto", "automatic"], ["off", "off"]]],
+];
+
+export async function renderLobby(main) {
+  clear(main);
+  let meta = { presets: { callbreak: {} }, levels: ["easy", "medium"] };
+  try {
+    meta = await api("/api/meta");
+  } catch (error) {
+    toast(`Could not reach the server: ${error.message}`);
+  }
+
+  const name = el("input#create-name", {
+    name: "name", required: true, maxlength: 32, autocomplete: "nickname",
+    placeholder: "Your name", value: savedName(),
+  });
+  const preset = el("select#create-preset", { name: "preset" },
+    Object.keys(meta.presets).map((p) => el("option", { value: p, text: p })));
+  const deals = el("select#create-deals", { name: "deals" },
+    [1, 3, 5, 7, 9].map((n) => el("option", { value: n, text: `${n} deal${n > 1 ? "s" : ""}`, selected: n === 5 })));
+  const level = el("select#create-level", { name: "level" },
+    meta.levels.map((l) => el("option", { value: l, text: l, selected: l === "medium" })));
+  const quick = QUICK_OPTIONS.map(([key, label, values]) =>
+    el("label.field", {}, label,
+      el("select", { "data-option": key }, values.map(([v, t]) => el("option", { value: v, text: t })))));
+  const extra = el("input#create-extra", { placeholder: "e.g. spades_broken=on, min_total_calls=10" });
+
+  const form = el("form.panel.create", {
+    onsubmit: async (event) => {
+      event.preventDefault();
+      const options = { match_deals: Number(deals.value) };
+      for (const select of form.querySelectorAll("select[data-option]")) {
+        if (select.value) options[select.dataset.option] = select.value;
+      }
+      for (const item of extra.value.split(/[,\n]/)) {
+        const [key, ...rest] = item.split("=");
+        if (key.trim() && rest.length) options[key.trim()] = rest.join("=").trim();
+      }
+      const button = form.querySelector("button");
+      button.disabled = true;
+      try {
+        saveName(name.value.trim());
+        const made = await api("/api/tables", {
+          method: "POST",
+          body: { name: name.value.trim(), preset: preset.value, level: level.value, options },
+        });
+        saveSeat(made.code, made.token);
+        location.assign(made.url);
+      } catch (error) {
+        toast(error.message);
+        button.disabled = false;
+      }
+    },
+  },
+    el("h2", { text: "New table" }),
+    el("p.muted", { text: "You sit down as host and share the link; empty seats get bots when you start." }),
+    el("label.field", {}, "Your name", name),
+    el("div.row", {}, el("label.field", {}, "Rules", preset), el("label.field", {}, "Match", deals),
+      el("label.field", {}, "Bots", level)),
+    el("details", {}, el("summary", { text: "More options" }), el("div.row", {}, quick),
+      el("label.field", {}, "Other options (name=value)", extra)),
+    el("button#create-btn.primary", { type: "submit", text: "Create table" }),
+  );
+
+  const code = el("input#join-code", {
+    placeholder: "ABC234", maxlength: 12, autocapitalize: "characters", autocomplete: "off",
+    "aria-label": "Table code",
+  });
+  const join = el("form.panel.join", {
+    onsubmit: (event) => {
+      event.preventDefault();
+      const value = code.value.trim().toUpperCase();
+      if (value) location.assign(`/t/${encodeURIComponent(value)}`);
+    },
+  },
+    el("h2", { text: "Join a table" }),
+    el("p.muted", { text: "Open the invite link, or type the table's code." }),
+    el("div.row", {}, code, el("button#join-btn", { type: "submit", text: "Go" })),
+  );
+
+  const mine = myTables();
+  const recent = mine.length
+    ? el("section.panel", {}, el("h2", { text: "Your tables" }),
+        el("ul.plain", {}, mine.map((t) => el("li", {},
+          el("a", { href: `/t/${t.code}`, text: t.code }), " ",
+          el("span.muted", { text: new Date(t.at).toLocaleString() })))))
+    : null;
+
+  main.append(el("div.lobby", {}, form, el("div.stack", {}, join, recent)));
+}

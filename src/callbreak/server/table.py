@@ -1,0 +1,274 @@
+"""A table in memory: its match rebuilt from the action log, its seats, and what each seat sees.
+
+Everything a client is sent is built here from ``Match.observation`` (the one
+``observe`` of the engine) plus public facts of the table (names, calls,
+tricks, scores).  A seat's message holds that seat's observation; a spectator's
+holds an observation with the hand and the legal moves taken out.  Nothing
+here reads ``deal.hands`` or ``deal.dealt``: hidden cards cannot leak through a
+path that never touches them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from callbreak.bots import Bot, make_bot
+from callbreak.cards import CARD_NAMES, parse_card
+from callbreak.engine import IllegalAction, Match
+from callbreak.engine.deal import PLAY
+from callbreak.points import Points
+from callbreak.record import match_record
+from callbreak.rules import Rules
+from callbreak.server.store import SeatRow, TableRow
+
+FAST_BOTS = frozenset({"heuristic", "random"})
+"""Bots quick enough to answer on the event loop; any other thinks in a worker thread."""
+
+
+@dataclass
+class Presence:
+    """Who is at the table right now, across every server process."""
+
+    seats: frozenset[int] = frozenset()
+    spectators: int = 0
+    bot_playing: tuple[bool, ...] = ()
+    """Per seat: a bot is making this seat's decisions now (a bot seat, or a dropped player
+    whose grace period is over)."""
+
+
+@dataclass
+class LiveTable:
+    """One table as a server process holds it: rebuilt from the database, kept in step by events."""
+
+    code: str
+    status: str
+    rules: Rules
+    seed: int
+    level: str
+    bot_spec: str
+    host_seat: int
+    grace_s: float
+    seats: list[SeatRow]
+    match: Match
+    seq: int = 0
+    last: dict[str, Any] | None = None
+    last_trick: dict[str, Any] | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    version: int = 0
+    _cache: dict[int | None, str] = field(default_factory=dict)
+    _cache_version: int = -1
+    _bots: dict[int, Bot] = field(default_factory=dict)
+    _rules_view: tuple[dict[str, Any], dict[str, Any]] | None = None
+    _scoreboard: list[dict[str, Any]] = field(default_factory=list)
+
+    @classmethod
+    def from_row(cls, row: TableRow, bot_spec: str) -> LiveTable:
+        rules = Rules.from_dict(row.rules)
+        return cls(
+            code=row.code,
+            status=row.status,
+            rules=rules,
+            seed=row.seed,
+            level=row.level,
+            bot_spec=bot_spec,
+            host_seat=row.host_seat,
+            grace_s=row.grace_s,
+            seats=row.seats,
+            match=Match(rules, seed=row.seed),
+        )
+
+    def reset(self) -> None:
+        """Back to the first action: the match is rebuilt from the log after this."""
+        self.match = Match(self.rules, seed=self.seed)
+        self._scoreboard = []
+        self.seq = 0
+        self.last = self.last_trick = None
+
+    # ------------------------------------------------------------- actions
+    def canonical(self, action: Any) -> Any:
+        """The action in the form the log stores: a card's canonical name, else as given.
+
+        Cards may come as ``10s`` or ``1S``; the engine judges legality either way,
+        but the log (and every client) should see one spelling of a card.
+        """
+        if self.match.deal.phase == PLAY and isinstance(action, str):
+            try:
+                return CARD_NAMES[parse_card(action)]
+            except ValueError as error:
+                raise IllegalAction(str(error), "card") from None
+        return action
+
+    def apply(self, seat: int, action: Any, actor: str) -> Any:
+        """Apply ``seat``'s action through the engine (IllegalAction changes nothing).
+
+        Returns the action as logged.  The caller has checked the sequence number
+        and that ``seat`` is to act.
+        """
+        match = self.match
+        if match.to_act != seat:
+            raise IllegalAction(f"seat {seat} is not to act", "turn")
+        action = self.canonical(action)
+        deal = match.deal
+        tricks_before = len(deal.history)
+        match.act(action)
+        if len(deal.history) > tricks_before:
+            leader, cards, winner = deal.history[-1]
+            self.last_trick = {
+                "leader": leader,
+                "cards": [CARD_NAMES[c] for c in cards],
+                "winner": winner,
+            }
+        self.last = {"seq": self.seq, "seat": seat, "action": action, "by": actor}
+        self.seq += 1
+        if match.over:
+            self.status = "finished"
+        return action
+
+    def record(self) -> dict[str, Any]:
+        """The game record of the match as it stands (written when it is over)."""
+        seats = [
+            {"name": s.name, "player": "human" if s.kind == "human" else f"bot:{self.bot_spec}"}
+            for s in self.seats
+        ]
+        return match_record(self.match, seats=seats, seed=self.seed)
+
+    # ---------------------------------------------------------------- bots
+    def bot_for(self, seat: int) -> Bot:
+        """The bot that plays ``seat`` (a bot seat, or a dropped player's after the grace)."""
+        bot = self._bots.get(seat)
+        if bot is None:
+            seed = random.Random(f"callbreak-table/{self.code}/{self.seed}/{seat}").getrandbits(32)
+            bot = self._bots[seat] = make_bot(self.bot_spec, seed=seed)
+        return bot
+
+    @property
+    def fast_bots(self) -> bool:
+        return self.bot_spec.partition(":")[0] in FAST_BOTS
+
+    # ---------------------------------------------------------------- views
+    def seat_for_token_hash(self, token_hash: str) -> int | None:
+        import hmac
+
+        for seat in self.seats:
+            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, token_hash):
+                return seat.seat
+        return None
+
+    def state_text(self, viewer: int | None, presence: Presence) -> str:
+        """The state message for one seat (or a spectator, ``None``), cached per version."""
+        if self._cache_version != self.version:
+            self._cache.clear()
+            self._cache_version = self.version
+        text = self._cache.get(viewer)
+        if text is None:
+            text = self._cache[viewer] = json.dumps(
+                self.state(viewer, presence), separators=(",", ":")
+            )
+        return text
+
+    def state(self, viewer: int | None, presence: Presence) -> dict[str, Any]:
+        """What ``viewer`` may see of the table now; see the module docstring."""
+        match = self.match
+        observation: dict[str, Any] | None = None
+        if self.status != "lobby":
+            if viewer is None:
+                observation = public_observation(match)
+            else:
+                observation = match.observation(viewer).to_dict()
+                del observation["rules"]  # sent once in "table", the same for everyone
+        result = None
+        if match.over:
+            result = {
+                "totals": [str(t) for t in match.totals],
+                "winners": list(match.winners),
+                "record_url": f"/api/records/{self.code}.json",
+            }
+        return {
+            "type": "state",
+            "seq": self.seq,
+            "table": self.public(presence),
+            "you": {
+                "seat": viewer,
+                "role": "spectator" if viewer is None else "player",
+                "host": viewer == self.host_seat,
+            },
+            "obs": observation,
+            "last": self.last,
+            "last_trick": self.last_trick,
+            "deals": self.scoreboard(),
+            "result": result,
+        }
+
+    def scoreboard(self) -> list[dict[str, Any]]:
+        """``scoreboard(match)``, kept as it grows (finished deals never change)."""
+        entries = self.match.entries
+        if len(entries) < len(self._scoreboard):  # the match was rebuilt
+            self._scoreboard = []
+        if len(entries) > len(self._scoreboard):
+            self._scoreboard = self._scoreboard + scoreboard(self.match, len(self._scoreboard))
+        return self._scoreboard
+
+    def public(self, presence: Presence) -> dict[str, Any]:
+        """The table as anyone may see it: no token, no card."""
+        bot_playing = presence.bot_playing or tuple(s.kind == "bot" for s in self.seats)
+        if self._rules_view is None:  # rules never change: build their JSON once
+            changed = self.rules.changed().items()
+            self._rules_view = (
+                self.rules.to_dict(),
+                {k: (v.json() if isinstance(v, Points) else v) for k, v in changed},
+            )
+        return {
+            "code": self.code,
+            "status": self.status,
+            "host_seat": self.host_seat,
+            "level": self.level,
+            "grace_s": self.grace_s,
+            "rules": self._rules_view[0],
+            "changed": self._rules_view[1],
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "name": s.name,
+                    "kind": s.kind,
+                    "connected": s.seat in presence.seats or s.kind == "bot",
+                    "bot_playing": bot_playing[s.seat],
+                }
+                for s in self.seats
+            ],
+            "spectators": presence.spectators,
+        }
+
+
+def public_observation(match: Match) -> dict[str, Any]:
+    """A spectator's view: an observation with everything private to its seat removed."""
+    observation = match.observation(0).to_dict()
+    del observation["rules"]
+    observation["seat"] = None
+    observation["hand"] = []
+    observation["legal"] = []
+    return observation
+
+
+def scoreboard(match: Match, start: int = 0) -> list[dict[str, Any]]:
+    """Every finished deal's public outcome: calls, tricks, points and running totals (tenths)."""
+    rows = []
+    for entry in match.entries[start:]:
+        deal = entry.deal
+        points = deal.points
+        rows.append(
+            {
+                "number": entry.number,
+                "dealer": deal.dealer,
+                "calls": list(deal.calls),
+                "tricks": list(deal.tricks),
+                "points": None if points is None else [str(p) for p in points],
+                "totals": [str(t) for t in entry.totals],
+                "void": deal.void_reason,
+                "tie_break": entry.tie_break,
+            }
+        )
+    return rows

@@ -1,0 +1,132 @@
+"""The tables' HTTP API and a whole match over WebSockets, against SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from callbreak.record import replay
+from server_support import (
+    ThreadServer,
+    config,
+    connect,
+    create_table,
+    db_url,
+    join_table,
+    play_turns,
+    rebuild,
+)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ThreadServer]:
+    with ThreadServer(config(db_url(request.param, tmp_path))) as running:
+        yield running
+
+
+def test_create_and_inspect_a_table(server: ThreadServer) -> None:
+    created = create_table(server.http, "Asha", level="easy", options={"max_call": 8})
+    assert len(created["code"]) == 6 and created["token"]
+    assert created["seat_url"].endswith(created["token"])
+    info = httpx.get(f"{server.http}/api/tables/{created['code']}").json()
+    assert info["status"] == "lobby" and info["level"] == "easy"
+    assert info["rules"]["max_call"] == 8 and info["changed"] == {"max_call": 8}
+    assert [s["kind"] for s in info["seats"]] == ["human", "open", "open", "open"]
+    assert info["seats"][0]["name"] == "Asha"
+    assert created["token"] not in str(info) and "token" not in str(info)
+    page = httpx.get(f"{server.http}/t/{created['code']}")
+    assert page.status_code == 200 and "<main" in page.text
+    assert httpx.get(f"{server.http}/static/js/table.js").status_code == 200
+
+
+def test_bad_tables_are_refused_with_the_reason(server: ThreadServer) -> None:
+    post = httpx.post
+    bad_option = post(f"{server.http}/api/tables", json={"name": "A", "options": {"nope": 1}})
+    assert bad_option.status_code == 422 and "unknown rule option 'nope'" in bad_option.text
+    bad_value = post(f"{server.http}/api/tables", json={"name": "A", "options": {"max_call": 99}})
+    assert bad_value.status_code == 422 and "max_call" in bad_value.text
+    bad_preset = post(f"{server.http}/api/tables", json={"name": "A", "preset": "poker"})
+    assert bad_preset.status_code == 422 and "unknown preset" in bad_preset.text
+    bad_level = post(f"{server.http}/api/tables", json={"name": "A", "level": "godlike"})
+    assert bad_level.status_code == 422 and "medium" in bad_level.text
+    assert post(f"{server.http}/api/tables", json={"name": ""}).status_code == 422
+    huge = post(f"{server.http}/api/tables", content=b"{" + b" " * 20000 + b"}")
+    assert huge.status_code == 413
+    assert httpx.get(f"{server.http}/api/tables/ZZZZZZ").status_code == 404
+    assert httpx.get(f"{server.http}/api/tables/../../etc").status_code == 404
+
+
+def test_open_ended_rules_get_an_end(server: ThreadServer) -> None:
+    created = create_table(server.http, preset="callbridge", options={"match_deals": 3})
+    info = httpx.get(f"{server.http}/api/tables/{created['code']}").json()
+    assert info["rules"]["match_end"] == "deals" and info["rules"]["match_deals"] == 3
+
+
+def test_join_and_start(server: ThreadServer) -> None:
+    created = create_table(server.http)
+    code = created["code"]
+    joined = join_table(server.http, code, "Bikram")
+    assert joined["seat"] == 1 and joined["token"] != created["token"]
+    taken = httpx.post(f"{server.http}/api/tables/{code}/join", json={"name": "C", "seat": 1})
+    assert taken.status_code == 409
+    start = f"{server.http}/api/tables/{code}/start"
+    guest = {"Authorization": f"Bearer {joined['token']}"}
+    assert httpx.post(start, headers=guest).status_code == 403
+    assert httpx.post(start, headers={"Authorization": "Bearer forged"}).status_code == 403
+    host = {"Authorization": f"Bearer {created['token']}"}
+    assert httpx.post(start, headers=host).status_code == 200
+    assert httpx.post(start, headers=host).status_code == 409
+    late = httpx.post(f"{server.http}/api/tables/{code}/join", json={"name": "Late"})
+    assert late.status_code == 409 and "spectator" in late.text
+    info = httpx.get(f"{server.http}/api/tables/{code}").json()
+    assert info["status"] == "playing"
+    assert [s["kind"] for s in info["seats"]] == ["human", "human", "bot", "bot"]
+    assert httpx.get(f"{server.http}/api/records/{code}.json").status_code == 404
+
+
+@pytest.mark.asyncio
+async def test_a_whole_match_is_stored_as_a_record(server: ThreadServer) -> None:
+    created = create_table(server.http, options={"match_deals": 2})
+    code = created["code"]
+    async with connect(server.ws, code, created["token"]) as me:
+        assert me.state is not None and me.state["you"] == {
+            "seat": 0,
+            "role": "player",
+            "host": True,
+        }
+        await me.send({"type": "start"})
+        await me.state_where(lambda s: s["table"]["status"] == "playing")
+        await play_turns([me], lambda: me.state is not None and me.state["result"] is not None)
+        final = me.state
+    assert final is not None
+    seqs = [m["seq"] for m in me.messages if m["type"] == "state"]
+    assert seqs == sorted(seqs) and set(range(final["seq"] + 1)) <= set(seqs)
+    response = httpx.get(f"{server.http}/api/records/{code}.json")
+    assert response.status_code == 200
+    assert "attachment" in response.headers["content-disposition"]
+    record = response.json()
+    report = replay(record)
+    assert report.complete and [str(t) for t in report.totals] == final["result"]["totals"]
+    assert record["seats"][0] == {"name": "Host", "player": "human"}
+    assert record["seats"][1]["player"] == "bot:heuristic"
+    history = httpx.get(f"{server.http}/api/history").json()
+    assert any(row["code"] == code and row["winners"] == report.winners for row in history)
+    match, actions = rebuild(server.config.db, code)
+    assert match.over and len(actions) == final["seq"]
+    assert [a.seq for a in actions] == list(range(len(actions)))
+    page = httpx.get(f"{server.http}/history")
+    assert page.status_code == 200
+
+
+def test_serve_refuses_a_database_it_cannot_drive() -> None:
+    from typer.testing import CliRunner
+
+    from callbreak.cli.main import app
+
+    result = CliRunner().invoke(app, ["serve", "--db", "mysql://me@db/cb"])
+    assert result.exit_code == 2
+    assert "unsupported database" in " ".join(result.output.split())
+    assert "--redis" in CliRunner().invoke(app, ["serve", "--help"]).output

@@ -1,0 +1,204 @@
+"""The page in a real browser: Playwright drives Debian's Chromium against a real server.
+
+One person plays a whole deal against bots by clicking; then two people in two
+browser contexts share a table, and one of them loses the connection and comes
+back in the middle of a trick.  Chromium is the system one (``executable_path``);
+in CI it must be there (``.ci/run`` installs it), elsewhere its absence skips.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright import sync_api as playwright_sync
+from playwright.sync_api import Browser, Page
+
+from callbreak.record import replay
+from server_support import ThreadServer, chromium, config, db_url
+
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    path = chromium()
+    with playwright_sync.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=path, args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ThreadServer]:
+    with ThreadServer(config(db_url("sqlite", tmp_path), bot_delay_s=0.03)) as running:
+        yield running
+
+
+def state(page: Page) -> Any:
+    return page.evaluate("window.cb && window.cb.state")
+
+
+SNAPSHOT = """() => ({
+    state: window.cb && window.cb.state,
+    pending: window.cb && window.cb.pendingSeq,
+    legal: [...document.querySelectorAll('.hand .card.legal')].map(c => c.dataset.card),
+    dim: document.querySelectorAll('.hand .card.dim').length,
+    hand: document.querySelectorAll('.hand .card').length,
+})"""
+
+
+def take_turn(page: Page) -> bool:
+    """Click whatever this page's player must decide now; False if it is not their turn."""
+    seen = page.evaluate(SNAPSHOT)  # state and page read in one go: they belong together
+    current = seen["state"]
+    if not current or current["result"] or current["obs"] is None:
+        return False
+    obs = current["obs"]
+    if obs["to_act"] != current["you"]["seat"] or not obs["legal"]:
+        return False
+    if seen["pending"] == current["seq"]:
+        return False
+    try:
+        if obs["phase"] == "call":
+            page.click(f"button.call[data-call='{obs['legal'][0]}']", timeout=2000)
+        elif obs["phase"] in ("misdeal", "declare"):
+            page.click("[data-answer='false']", timeout=2000)
+        else:
+            # the legal cards, and only they, are raised; the others are dimmed
+            assert sorted(seen["legal"]) == sorted(obs["legal"])
+            assert seen["hand"] == len(obs["hand"]) == len(seen["legal"]) + seen["dim"]
+            page.click(f".hand .card.legal[data-card='{seen['legal'][0]}']", timeout=2000)
+    except playwright_sync.Error:
+        return False  # the page re-rendered under the click: try again
+    return True
+
+
+def play_until(pages: list[Page], done: Callable[[], bool], timeout_s: float = 60) -> int:
+    import time
+
+    clicks = 0
+    deadline = time.monotonic() + timeout_s
+    while not done():
+        assert time.monotonic() < deadline, "the game did not get there in time"
+        acted = False
+        for page in pages:
+            if done():
+                break
+            if take_turn(page):
+                clicks += 1
+                acted = True
+        if not acted:
+            pages[0].wait_for_timeout(40)
+    return clicks
+
+
+def create_by_form(page: Page, base: str, name: str) -> str:
+    page.goto(f"{base}/")
+    page.fill("#create-name", name)
+    page.select_option("#create-deals", "1")
+    page.click("#create-btn")
+    page.wait_for_selector("#start-btn")
+    code: str = page.inner_text("#table-code")
+    assert re.fullmatch(r"[A-Z0-9]{6}", code)
+    return code
+
+
+def test_a_whole_deal_against_bots_by_clicking(browser: Browser, server: ThreadServer) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    code = create_by_form(page, server.http, "Asha")
+    assert "Start — bots take 3 empty seats" in page.inner_text("#start-btn")
+    page.click("#start-btn")
+    page.wait_for_selector(".felt")
+    clicks = play_until([page], lambda: page.locator("#record-link").count() > 0)
+    assert clicks >= 14  # a call and thirteen cards (and any misdeal question)
+    assert "Match over" in page.inner_text(".match-result")
+    assert page.locator(".scoreboard tbody tr").count() >= 1
+    totals = page.locator(".scoreboard tfoot th").all_inner_texts()[1:]
+    final = state(page)
+    assert totals == final["result"]["totals"]
+    record = page.request.get(page.eval_on_selector("#record-link", "a => a.href")).json()
+    report = replay(record)
+    assert report.complete and record["seats"][0] == {"name": "Asha", "player": "human"}
+    page.goto(f"{server.http}/history")
+    page.wait_for_selector(f"a[href='/t/{code}']")
+    assert not errors
+    context.close()
+
+
+def test_two_people_and_a_reconnect_mid_trick(browser: Browser, server: ThreadServer) -> None:
+    host_ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    guest_ctx = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    host = host_ctx.new_page()
+    guest = guest_ctx.new_page()
+    code = create_by_form(host, server.http, "Host")
+    invite = host.input_value("#invite-link")
+    assert invite.endswith(f"/t/{code}")
+
+    guest.goto(invite)
+    guest.fill("#join-name", "Guest")
+    guest.click(".join-seat[data-seat='1']")
+    guest.wait_for_selector(".lobby-seats .badge.you")
+    host.wait_for_selector(".lobby-seats li[data-seat='1'] .dot.on")
+    assert "Waiting for Host to start" in guest.inner_text(".lobby-table")
+    host.click("#start-btn")
+    guest.wait_for_selector(".felt")
+
+    def mid_trick() -> bool:
+        # the host must play now, with cards already in the trick and a trick done before
+        s = state(host)
+        obs = s and s["obs"]
+        return bool(
+            obs
+            and obs["phase"] == "play"
+            and obs["to_act"] == 0
+            and obs["history"]
+            and obs["trick"]["cards"]
+        )
+
+    play_until([host, guest], mid_trick)
+    guest.wait_for_function(f"window.cb.state.seq === {state(host)['seq']}")
+    trick = guest.locator(".trick .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
+    hand = guest.locator(".hand .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
+    assert trick == state(host)["obs"]["trick"]["cards"]
+
+    guest.close()  # the phone drops off; the host sees it
+    host.wait_for_selector(".seat[data-seat='1'] .badge.warn")
+    guest = guest_ctx.new_page()  # and comes back: the token is in its storage
+    guest.goto(f"{server.http}/t/{code}")
+    guest.wait_for_selector(".felt")
+    assert guest.locator(".trick .card").evaluate_all("cs => cs.map(c => c.dataset.card)") == trick
+    assert guest.locator(".hand .card").evaluate_all("cs => cs.map(c => c.dataset.card)") == hand
+    assert state(guest)["you"]["seat"] == 1
+    host.wait_for_function(
+        "!document.querySelector(\".seat[data-seat='1'] .badge.warn\")", timeout=5000
+    )
+
+    guest.evaluate("window.cb.ws.close()")  # a dropped socket: banner, then back by itself
+    guest.wait_for_selector("#banner:not([hidden])")
+    guest.wait_for_function("document.getElementById('banner').textContent.includes('back')")
+
+    play_until(
+        [host, guest],
+        lambda: all(p.locator("#record-link").count() > 0 for p in (host, guest)),
+    )
+    assert state(host)["result"] == state(guest)["result"]
+    host_ctx.close()
+    guest_ctx.close()

@@ -1,0 +1,117 @@
+"""The table's parts that need no terminal: hint reasons, hand layout, the session's record."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from callbreak import Deal, Rules
+from callbreak.cards import parse_card
+from callbreak.engine.tricks import beats
+from callbreak.record import read_records, replay
+from callbreak.tui.advice import explain
+from callbreak.tui.render import layout_hand, render_hand, sort_hand
+from callbreak.tui.session import Session, hint_spec, level_of, next_free_path
+
+
+def test_every_hint_reason_fits_the_situation() -> None:
+    """For every legal card of many random positions: a reason, and the right one when plain."""
+    rules = Rules.preset("callbreak")
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(30):
+        deal = Deal(rules, seed=seed, dealer=seed % 4)
+        while deal.to_act is not None:
+            seat = deal.to_act
+            obs = deal.observation(seat)
+            for action in obs.legal:
+                reason = explain(obs, action)
+                assert reason, (obs.phase, action)
+                if obs.phase != "play" or len(obs.legal) == 1:
+                    continue
+                need = (obs.calls[seat] or 0) - obs.tricks_won[seat]
+                trick = [parse_card(c) for c in obs.trick.cards]
+                if len(trick) == 3 and need > 0:
+                    win = trick[0]
+                    for card in trick[1:]:
+                        if beats(card, win, 0):
+                            win = card
+                    if beats(parse_card(str(action)), win, 0):
+                        assert reason == f"wins the trick: you still need {need}"
+                        checked += 1
+                if need <= 0 and trick and "ducks" in reason:
+                    assert "your call is made" in reason
+            deal.act(rng.choice(obs.legal) if obs.phase != "call" else 3)
+    assert checked > 20
+
+
+def test_call_and_misdeal_reasons() -> None:
+    rules = Rules.preset("callbreak")
+    deal = Deal(rules, seed=7, dealer=0)
+    assert explain(deal.observation(1), 4).startswith("your hand rates about")
+    hands = [
+        "AH KH QH JH TH 9H 8H AD KD QD JD TD 9D",
+        "AS KS QS JS TS 9S 8S 7H 6H 5H 4H 3H 2H",
+        "7S 6S 5S 4S 3S 2S 8D 7D 6D 5D 4D 3D 2D",
+        "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C",
+    ]
+    misdeal = Deal(rules, hands, dealer=3)
+    assert misdeal.phase == "misdeal" and misdeal.to_act == 0
+    obs = misdeal.observation(0)
+    assert "no spade" in explain(obs, True)
+    assert "play it" in explain(obs, False)
+
+
+def test_hand_sorting_and_layout_fit_80_columns() -> None:
+    deal = Deal(Rules.preset("callbreak"), seed=1, dealer=0)
+    hand = sort_hand(deal.hand(0))
+    suits = [c[-1] for c in hand]
+    order = "SHCD"
+    assert suits == sorted(suits, key=order.index)
+    for width in (60, 78, 118):
+        layout = layout_hand(hand, width)
+        assert layout.starts[-1] + layout.card_width <= width
+        assert [layout.index_at(x) for x in layout.starts] == list(range(len(hand)))
+        rows = render_hand(layout, legal=frozenset(hand[:2]), cursor=0).plain.splitlines()
+        assert len(rows) == 4
+    roomy = layout_hand(hand, 118)
+    assert roomy.card_width == 6
+    assert layout_hand(hand, 78).card_width == 4
+
+
+def test_session_records_seats_and_new_matches_keep_old_records(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    session = Session.start(
+        Rules.preset("callbreak"), "heuristic:blunder=0.35", seed=4, name="Asha", record=record
+    )
+    session.save()
+    document = read_records(record)[0]
+    assert document["seats"][0] == {"name": "Asha", "player": "human"}
+    assert document["seats"][1] == {"name": "East", "player": "bot:heuristic:blunder=0.35"}
+    assert session.seat_kind(1) == "easy" == level_of("heuristic:blunder=0.35")
+    assert session.describe_void("misdeal claimed by seat 2 (holds no spade)") == (
+        "misdeal claimed by North (holds no spade)"
+    )
+    assert replay(document).complete is False
+    assert not list(tmp_path.glob(".*"))  # the temporary file is gone
+    fresh = session.next_match()
+    assert fresh.record == tmp_path / "game-2.json"
+    record.with_name("game-2.json").write_text("{}")
+    assert next_free_path(record) == tmp_path / "game-3.json"
+    assert hint_spec() in ("heuristic", "expert:budget_ms=300")
+
+
+def test_an_illegal_action_through_the_session_changes_nothing() -> None:
+    session = Session.start(Rules.preset("callbreak"), "heuristic", seed=3)
+    while not session.human_to_act:
+        seat = session.to_act
+        assert seat is not None
+        session.apply_bot(seat, session.decide(seat, session.bot_view(seat)))
+    before = session.view()
+    with pytest.raises(ValueError, match="not a call"):
+        session.act(99)
+    assert session.view() == before
+    with pytest.raises(RuntimeError):
+        session.apply_bot(0, 3)
