@@ -417,7 +417,7 @@ def _build(jit: Callable[[Any], Any]) -> Core:
         places = tables[at + 1] >> _PLACES_SHIFT
         m01 = run_mask(places & 0xF) | (run_mask((places >> 4) & 0xF) << 26)
         m23 = run_mask((places >> 8) & 0xF) | (run_mask((places >> 12) & 0xF) << 26)
-        return (s01 & m01) == tables[at + 2] and (s23 & m23) == tables[at + 3]
+        return bool((s01 & m01) == tables[at + 2] and (s23 & m23) == tables[at + 3])
 
     tt_matches = jit(tt_matches)
 
