@@ -9,9 +9,11 @@ referee (the arena's ``RemoteBot`` per seat): ``timeBudget`` starts at
 
 Printed per bot: requests, round-trip p50/p95/p99/max in milliseconds (HTTP
 and JSON on both sides included), timeouts, answers later than the
-``timeBudget`` they were sent with, and the largest share of ``timeBudget``
-one answer used.  Targets (the issue's): p99 under 20 ms for the heuristic,
-and the expert always inside its budget.
+``timeBudget`` they were sent with, the largest share of ``timeBudget`` one
+answer used, and the answers the server's guard gave for the bot (it overran
+its share, or had no time left; counted from the server's log).  Targets (the
+issue's): p99 under 20 ms for the heuristic, and the expert always inside its
+budget.
 
 ``budget-burner`` is a stand-in registered by this script (in the server
 process too, which this script also is, with ``--serve``): the heuristic's
@@ -19,6 +21,7 @@ answer after keeping a core busy for its *whole* budget, a harsher test of the
 server's budget shares than the expert, which stops at 85% of its budget.
 
     python bench/serve_bot.py [--bot heuristic --bot expert] [--games 8] [--budget-ms 1500]
+                              [--tables 4] [--processes N] [--verbose]
 """
 
 from __future__ import annotations

@@ -201,11 +201,12 @@ def _wrong_leader(body: dict[str, Any]) -> Any:
 def _revoke(body: dict[str, Any]) -> Any:
     """The seat's own earlier card swapped for one of another suit it still holds."""
     me = body["playerIds"].index(body["playerId"])
-    for leader, cards, _ in body["history"]:
+    for leader, cards, winner in body["history"]:
         mine = cards[(me - leader) % 4]
         led = cards[0][1]
-        if mine[1] == led and (me - leader) % 4:
-            other = next((c for c in body["cards"] if c[1] != led), None)
+        if mine[1] == led and (me - leader) % 4 and winner != me:
+            # A discard that cannot win, so the trick's winner stays as logged.
+            other = next((c for c in body["cards"] if c[1] not in (led, "S")), None)
             if other is not None:
                 body["cards"][body["cards"].index(other)] = mine
                 cards[(me - leader) % 4] = other

@@ -57,16 +57,25 @@ def minimax(state: PlayState, seat: int, seat_max: bool = True) -> int:
     return max(values) if mine == seat_max else min(values)
 
 
-def reachable(state: PlayState, seat: int, lo: int, hi: int) -> bool:
-    """Whether ``seat`` can force its final tricks into ``[lo, hi]`` (plain AND/OR tree)."""
+def reachable(
+    state: PlayState, seat: int, lo: int, hi: int, memo: dict[tuple[object, ...], bool]
+) -> bool:
+    """Whether ``seat`` can force its final tricks into ``[lo, hi]`` (plain AND/OR tree;
+    ``memo`` only remembers positions already walked, it prunes nothing)."""
     if state.over:
         return lo <= state.tricks[seat] <= hi
+    key = (tuple(state.hands), tuple(state.trick), state.leader, tuple(state.tricks), lo, hi)
+    known = memo.get(key)
+    if known is not None:
+        return known
     answers = []
     for card in iter_cards(state.legal()):
         state.play(card)
-        answers.append(reachable(state, seat, lo, hi))
+        answers.append(reachable(state, seat, lo, hi, memo))
         state.undo()
-    return any(answers) if state.to_act == seat else all(answers)
+    answer = any(answers) if state.to_act == seat else all(answers)
+    memo[key] = answer
+    return answer
 
 
 def random_worlds(
@@ -100,44 +109,50 @@ def compiled() -> Solver:
     return Solver(compiled=True, table_bits=16)
 
 
-def check_against_minimax(solver: Solver, world: World, seat: int, rng: random.Random) -> None:
+def check_against_minimax(solver: Solver, world: World, seat: int) -> None:
+    """Most and fewest tricks, every window, and per card: the solver against the tree."""
     state = state_of(world)
     assert solver.solve(world, seat) == minimax(state, seat)
     assert solver.min_tricks(world, seat) == minimax(state, seat, seat_max=False)
-    lo = rng.randrange(0, 14)
-    hi = lo + rng.randrange(0, 3)
-    assert solver.can_reach(world, seat, lo, hi) == reachable(state, seat, lo, hi)
+    won, left = world.tricks[seat], world.tricks_left
+    memo: dict[tuple[object, ...], bool] = {}
+    windows = [(lo, hi) for lo in range(won, won + left + 1) for hi in (lo, lo + 1, lo + 2)]
+    for lo, hi in windows:
+        assert solver.can_reach(world, seat, lo, hi) == reachable(state, seat, lo, hi, memo)
     if world.to_act != seat:
         with pytest.raises(ValueError, match="not to play"):
             solver.move_values(world, seat)
         return
     values = solver.move_values(world, seat)
     lows = solver.min_move_values(world, seat)
-    inside = solver.window_move_values(world, seat, lo, hi)
     legal = list(iter_cards(state.legal()))
-    assert sorted(values) == sorted(lows) == sorted(inside) == legal
+    assert sorted(values) == sorted(lows) == legal
+    for lo, hi in windows[1::3]:
+        inside = solver.window_move_values(world, seat, lo, hi)
+        assert sorted(inside) == legal
+        for card in legal:
+            state.play(card)
+            assert inside[card] == reachable(state, seat, lo, hi, memo), (card, lo, hi)
+            state.undo()
     for card in legal:
         state.play(card)
         assert values[card] == minimax(state, seat), card
         assert lows[card] == minimax(state, seat, seat_max=False), card
-        assert inside[card] == reachable(state, seat, lo, hi), card
         state.undo()
 
 
 @pytest.mark.parametrize("options", OPTION_SETS)
 def test_interpreted_solver_matches_minimax(options: dict[str, object]) -> None:
     solver = Solver(compiled=False, table_bits=12)
-    rng = random.Random(1)
     for world, seat in random_worlds(options, seed=len(str(options)), count=25, lefts=(1, 2, 3)):
-        check_against_minimax(solver, world, seat, rng)
+        check_against_minimax(solver, world, seat)
 
 
 @pytest.mark.parametrize("options", OPTION_SETS)
 def test_compiled_solver_matches_minimax(compiled: Solver, options: dict[str, object]) -> None:
-    rng = random.Random(2)
     worlds = random_worlds(options, seed=100 + len(str(options)), count=30, lefts=(2, 3, 3, 4))
     for world, seat in worlds:
-        check_against_minimax(compiled, world, seat, rng)
+        check_against_minimax(compiled, world, seat)
 
 
 @pytest.mark.parametrize("options", OPTION_SETS[:4])

@@ -2,938 +2,117 @@
 
 Given a ``World`` (every hand known), the solver answers how many tricks a
 chosen seat takes when it plays to maximise them and the three others play,
-as one side, to minimise them; the value of each of its legal cards; the
-fewest tricks it can be held to when it tries to lose them (``min_tricks``);
-and whether it can force its final count into a window ``[lo, hi]``
-(``can_reach``).  Those are what a caller needs to score under any rules:
-Call Break wants ``>= call`` (``solve``), Call Bridge wants ``call`` or
-``call + 1`` exactly (``can_reach(world, seat, call, call + 1)``), and a seat
-whose call is made wants to shed tricks (``min_tricks``).
+as one side, to minimise them (``solve``); the value of each of its legal
+cards (``move_values``); the fewest tricks it can be held to when it tries to
+lose them (``min_tricks``); and whether it can force its final count into a
+window ``[lo, hi]`` against the others pushing it out (``can_reach``,
+``window_move_values``).  That is what a caller needs to score under any
+rules: Call Break wants ``>= call`` (``solve``); Call Bridge wants exactly the
+call or one more (``can_reach(world, seat, call, call + 1)``); a seat whose
+call is made and that fears overtricks asks ``min_tricks``.
 
-How it searches (the hot core is ``_build``'s ``search``):
+How it searches (the hot core is ``_core.search``):
 
-* Every question is a yes/no *window* search: "can the seat end with a number
-  of further tricks in ``[lo, hi]``?".  The seat's moves are an OR, the
-  others' an AND.  ``solve`` finds the maximum with a binary search of
-  null-window tests ``[k, all]`` (MTD-like: the transposition table keeps
-  what each test learnt, so later tests are cheap); ``min_tricks`` does the same
-  with ``[0, k]``.  A general window is searched directly.
-* Transposition table at trick boundaries, keyed by a Zobrist hash of the
-  four hands and the leader (plus the first-trick and trump-played flags the
-  lead rules read).  For ``[k, all]`` tests it stores lower/upper bounds on the
-  maximum, for ``[0, k]`` tests bounds on the minimum, for other windows the
-  yes/no answer under a key salted with the window.  It is a numpy (or list)
-  hash table with open addressing over four slots, replacing the shallowest
-  entry, and an age stamp so that a new question needs no clearing.
-* Bounds that need no search, at trick boundaries: trumps of the seat above
-  every opposing trump will win whenever played (a floor), opposing trumps
-  above the seat's best trump will beat it (a ceiling); when the seat leads and
-  can draw trumps, its trumps and top side cards are quick tricks; when an
-  opponent leads, its top trumps and top side cards the seat must follow are
-  quick tricks for the other side.
-* Equivalent cards: two cards of a suit in one hand with no live card of
+* Every question is a yes/no *window* search, "can the seat end with a number
+  of further tricks in ``[lo, hi]``?": the seat's moves are an OR, the
+  others' an AND.  ``solve`` is a binary search of null-window tests
+  ``[k, all]`` (the table keeps what each test learnt, so later tests are
+  cheap); ``min_tricks`` the same with ``[0, k]``; a general window is
+  searched directly.
+* Transposition table at trick boundaries.  A position is keyed by what
+  matters to the play: every hand's length in every suit, the leader, the
+  flags the lead rules read, the question, and the owners of the live cards
+  of each suit *in rank order* (so it does not matter which smaller cards are
+  gone).  Each answer also carries a *certificate*: per suit, the lowest rank
+  whose order it relied on (a trick won by rank, a card that had to overtake
+  or ruff higher, a bound); the entry then matches every position that agrees
+  on the lengths and on the owners of the relevant top cards only, whatever
+  the smaller cards are.  The table is a numpy (or list) hash table with
+  eight-slot probing, replacing the shallowest entry, and an age stamp so a
+  new question needs no clearing.
+* Bounds that need no search, at trick boundaries: the seat's trumps each
+  win unless met by a higher opposing trump (a floor by matching), one
+  opponent's trumps likewise (a ceiling), side suits where one opponent can
+  cover every card of the seat (a ceiling); on lead, the seat's top trumps
+  draw the others' trumps and its top side cards cash while nobody can ruff;
+  an opposing leader's top cards likewise.
+* Equivalent cards: cards of a suit in one hand with no live card of
   another hand (or on the table) between them are interchangeable, so only
-  the highest of each such run is searched (and reported for all of it).
-* Move ordering: the table's best move first, then cards that win the trick
-  cheaply for the side that wants it and low cards for the side that does not.
+  the highest of each run is searched (and reported for all of it).
+* Move ordering: the table's best move first; cards that make the trick safe
+  for the mover's side, cheapest first; leads that everyone must follow (they
+  leave the others few choices); then a history heuristic.
 
-The core is written in the subset of Python that numba compiles, following
-``engine/kernel.py``: ``_build(jit, arrays)`` wraps the same source (and the
-engine's own ``tricks.legal_mask``/``tricks.beats``) with ``numba.njit`` when
-numba is installed, or runs it as plain Python with lists for arrays when it
-is not, so numba and numpy stay optional and the two modes cannot drift.
+The core follows ``engine/kernel.py``: ``_build(jit)`` wraps the same source
+(``_core`` and the engine's own ``tricks.legal_mask``/``tricks.beats``) with
+``numba.njit`` when numba is installed (compiled once per process, about 20 s:
+numba cannot cache a recursive function), or runs it as plain Python with
+lists for arrays when it is not, so numba and numpy stay optional and the
+two modes search the same tree node for node.
+
+Full deals (13 tricks) against three perfect defenders can need millions to
+billions of nodes; a caller with a time budget sets ``node_limit`` and handles
+``NodeLimitExceeded``.  ``bench/solver.py`` prints the figures.
 """
 
 from __future__ import annotations
 
+import types
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from callbreak.bots.search import _core
+from callbreak.bots.search._core import (
+    EXACT,
+    HIST,
+    LIMIT,
+    MAX_DEPTH,
+    MOVE_SLOTS,
+    NO_LIMIT,
+    PLAYERS,
+    SLOT,
+    STATS,
+    TT_BASE,
+    TT_MASK,
+    TT_STAMP,
+)
 from callbreak.bots.search.world import World
 from callbreak.cards import DECK_SIZE, RANK_COUNT, SUIT_MASKS
 from callbreak.engine import tricks
-from callbreak.engine.tricks import NEVER
-
-PLAYERS = 4
-MAX_DEPTH = DECK_SIZE + 4
-"""Plies a search can go below its root (cards left, plus slack), for the move buffers."""
-MOVE_SLOTS = 16
-"""Move-buffer width per ply: a hand never holds more than 13 cards."""
-
-# Salts that keep the table's three kinds of entry apart, and the two flags in the key.
-_SALT_MAX = 0x1F3D5B79A2C4E6F
-_SALT_MIN = 0x2E4C6A8B1D3F5A7
-_FLAG_TRUMP_PLAYED = 0x3A5C7E9B2D4F618
-_FLAG_FIRST_TRICK = 0x49B2D6F81A3C5E7
 
 
 @dataclass(frozen=True)
 class Core:
-    """The solver's entry points, compiled or not (see ``_build``)."""
+    """The solver's entry point, compiled or not (see ``_build``)."""
 
     search: Callable[..., Any]
-    """``search(rules, seat, hands, tables, h, leader, ncards, led, win, win_seat, table,
-    trump_played, first_trick, tl, lo, hi, depth) -> bool``: can ``seat`` win a number of
-    the ``tl`` remaining tricks in ``[lo, hi]``."""
+    """``search(rules, seat, hands, tables, moves, leader, ncards, led, win, win_seat, table,
+    trump_played, first_trick, tl, lo, hi, depth)``: ``certificate << 1 | answer`` to "can
+    ``seat`` win a number of the ``tl`` tricks left in ``[lo, hi]``", or -1 past the node
+    limit."""
     compiled: bool
 
 
 def _build(jit: Callable[[Any], Any]) -> Core:
-    """Wrap the core's functions with ``jit`` (``numba.njit``, or identity for plain Python).
+    """Wrap the core's functions, and the engine's ``legal_mask`` and ``beats``, with ``jit``.
 
-    The arrays the core works on are created by the caller (numpy arrays when
-    compiled, lists when not); the core itself only indexes them.  ``tables``
-    is one flat int64 array: the Zobrist keys (``4 * 52`` by seat and card,
-    then 4 by leader, then 14 * 14 window salts), then the statistics.
+    Each function of ``_core`` is cloned into one fresh namespace in which
+    every name of the core refers to the wrapped version, so that numba sees
+    compiled callees (and plain Python sees plain ones).  The arrays the core
+    works on are made by the caller: numpy arrays when compiled, lists when not.
     """
-    legal_mask = jit(tricks.legal_mask)
-    beats = jit(tricks.beats)
-
-    def popcount(x: int) -> int:
-        x = x - ((x >> 1) & 0x5555555555555555)
-        x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-        return ((x * 0x0101010101010101) >> 56) & 0xFF
-
-    popcount = jit(popcount)
-
-    def top_card(x: int) -> int:
-        """Index of the highest set bit of a non-zero mask below 2**56."""
-        n = 0
-        if x >> 32:
-            x >>= 32
-            n += 32
-        if x >> 16:
-            x >>= 16
-            n += 16
-        if x >> 8:
-            x >>= 8
-            n += 8
-        if x >> 4:
-            x >>= 4
-            n += 4
-        if x >> 2:
-            x >>= 2
-            n += 2
-        if x >> 1:
-            n += 1
-        return n
-
-    top_card = jit(top_card)
-
-    def rel_card(rel: int, card: int) -> int:
-        """``rel`` with ``card``'s rank made relevant (and so every live card above it)."""
-        if card < 0:
-            return rel
-        suit = card // RANK_COUNT
-        rank = card - suit * RANK_COUNT
-        shift = 4 * suit
-        if rank < (rel >> shift) & 0xF:
-            rel = (rel & ~(0xF << shift)) | (rank << shift)
-        return rel
-
-    rel_card = jit(rel_card)
-
-    def rel_union(a: int, b: int) -> int:
-        """Cards relevant to either certificate: the lower threshold in each suit."""
-        out = 0
-        for suit in range(4):
-            shift = 4 * suit
-            ta = (a >> shift) & 0xF
-            tb = (b >> shift) & 0xF
-            out |= (ta if ta < tb else tb) << shift
-        return out
-
-    rel_union = jit(rel_union)
-
-    def top_run(mine: int, alive: int) -> tuple[int, int]:
-        """How many of the highest live cards of one suit (``alive``) are ``mine`` in a row,
-        and the lowest of them (-1 for none)."""
-        count = 0
-        lowest = -1
-        while alive:
-            top = top_card(alive)
-            if not (mine >> top) & 1:
-                break
-            count += 1
-            lowest = top
-            alive ^= 1 << top
-        return count, lowest
-
-    top_run = jit(top_run)
-
-    def beaten(high: int, low: int) -> int:
-        """How many cards of ``low`` can each meet a different, higher card of ``high`` (one
-        suit): the highest cards of ``high`` take the highest ``low`` card below them."""
-        count = 0
-        while high and low:
-            h = top_card(high)
-            high ^= 1 << h
-            below = low & ((1 << h) - 1)
-            if below:
-                low ^= 1 << top_card(below)
-                count += 1
-        return count
-
-    beaten = jit(beaten)
-
-    def sure_bounds(
-        trump: int, seat: int, hands: Any, tl: int
-    ) -> tuple[int, int, int, int, int, int]:
-        """A floor and two ceilings on the seat's further tricks that hold whatever anyone
-        plays, then the certificate of each (the ranks it relied on).
-
-        Floor: every trump of the seat wins its trick unless a higher opposing
-        trump is in it, and each opposing trump is in one trick only; so at
-        least as many trumps win as cannot be matched to a different higher
-        opposing trump.  Ceiling: likewise each trump of one opponent wins a
-        trick for its side unless a higher trump of the seat meets it.  Second
-        ceiling: the seat's cards of a side suit never win if one opponent
-        holds as many cards of it above the seat's best: that opponent can
-        cover each of them, and it only loses such a card to a discard when it
-        holds nothing else, by which time the seat has no more of the suit
-        than it has of those cards.
-        """
-        tmask = SUIT_MASKS[trump] if trump >= 0 else 0
-        mine = hands[seat] & tmask
-        floor = 0
-        floor_rel = _NO_RANKS
-        most = 0
-        trump_rel = _NO_RANKS
-        if trump >= 0:
-            opp_tr = 0
-            for p in range(PLAYERS):
-                if p != seat:
-                    opp_tr |= hands[p] & tmask
-            floor = popcount(mine)
-            if mine and opp_tr:
-                floor -= beaten(opp_tr, mine)
-                floor_rel = rel_card(floor_rel, top_card(mine & -mine))
-            for p in range(PLAYERS):
-                theirs = hands[p] & tmask
-                if p != seat and theirs:
-                    k = popcount(theirs) - beaten(mine, theirs)
-                    if k > most:
-                        most = k
-                        trump_rel = _NO_RANKS
-                        if mine:
-                            trump_rel = rel_card(trump_rel, top_card(theirs & -theirs))
-        dead = 0
-        dead_rel = _NO_RANKS
-        for suit in range(4):
-            if suit == trump:
-                continue
-            held = hands[seat] & SUIT_MASKS[suit]
-            if not held:
-                continue
-            k = popcount(held)
-            top = top_card(held)
-            over = SUIT_MASKS[suit] & ~((2 << top) - 1)
-            for p in range(PLAYERS):
-                if p != seat and popcount(hands[p] & over) >= k:
-                    dead += k
-                    dead_rel = rel_card(dead_rel, top)
-                    break
-        return floor, tl - most, tl - dead, floor_rel, trump_rel, dead_rel
-
-    sure_bounds = jit(sure_bounds)
-
-    def drop_lowest(hand: int, count: int) -> int:
-        """``hand`` less its ``count`` lowest cards."""
-        for _ in range(count):
-            if hand == 0:
-                break
-            hand &= hand - 1
-        return hand
-
-    drop_lowest = jit(drop_lowest)
-
-    def seat_quick_tricks(
-        rules: Any, seat: int, hands: Any, trump_played: bool, first: bool
-    ) -> tuple[int, int]:
-        """Tricks the seat, on lead, is sure of, and the certificate of ranks relied on.
-
-        It runs its top trumps (when it may lead them): each wins, and every
-        opponent must follow with a trump while it has one (its lowest, which
-        leaves it the most power to beat the seat's trumps later).  Then it runs
-        the top cards of each side suit for as many rounds as every opponent
-        still holding a trump can follow (a void one could ruff).  Its other
-        trumps win later unless beaten, which the floor of ``sure_bounds``
-        counts on the trumps left after the drawing.
-        """
-        trump = rules.trump
-        own = hands[seat]
-        alive = hands[0] | hands[1] | hands[2] | hands[3]
-        count = 0
-        drawn = 0
-        rel = _NO_RANKS
-        if trump >= 0:
-            tmask = SUIT_MASKS[trump]
-            mine = own & tmask
-            opp_tr = alive & ~own & tmask
-            if opp_tr and mine:
-                run, lowest = top_run(mine, alive & tmask)
-                rel = rel_card(rel, top_card(mine & -mine))
-                rest = mine
-                if run and legal_mask(rules, own, -1, -1, first, trump_played) & tmask:
-                    drawn = run
-                    rest = mine & ((1 << lowest) - 1)
-                left = 0
-                for p in range(PLAYERS):
-                    if p != seat:
-                        left |= drop_lowest(hands[p] & tmask, drawn)
-                count = drawn + popcount(rest) - beaten(left, rest)
-            else:
-                count = popcount(mine)
-        for suit in range(4):
-            if suit == trump:
-                continue
-            smask = SUIT_MASKS[suit]
-            run, lowest = top_run(own & smask, alive & smask)
-            if run == 0:
-                continue
-            rel = rel_card(rel, lowest)
-            if trump >= 0:
-                tmask = SUIT_MASKS[trump]
-                for p in range(PLAYERS):
-                    if p != seat and popcount(hands[p] & tmask) > drawn:
-                        length = popcount(hands[p] & smask)
-                        if run > length:
-                            run = length
-            count += run
-        return count, rel
-
-    seat_quick_tricks = jit(seat_quick_tricks)
-
-    def opponent_quick_tricks(rules: Any, seat: int, leader: int, hands: Any) -> tuple[int, int]:
-        """Tricks the opposing leader can cash at once, and the certificate of ranks relied on.
-
-        It first runs its top trumps, then its top cards of each side suit for
-        as many rounds as nobody may ruff them: the seat ruffs once void (while
-        it has trumps left), and a partner of the leader that is void must ruff
-        under ``must_trump``, which would take the lead away from the leader.
-        """
-        trump = rules.trump
-        own = hands[leader]
-        alive = hands[0] | hands[1] | hands[2] | hands[3]
-        count = 0
-        drawn = 0
-        rel = _NO_RANKS
-        if trump >= 0:
-            tmask = SUIT_MASKS[trump]
-            count, lowest = top_run(own & tmask, alive & tmask)
-            drawn = count
-            rel = rel_card(rel, lowest)
-        for suit in range(4):
-            if suit == trump:
-                continue
-            smask = SUIT_MASKS[suit]
-            run, lowest = top_run(own & smask, alive & smask)
-            if run == 0:
-                continue
-            rel = rel_card(rel, lowest)
-            if trump >= 0:
-                tmask = SUIT_MASKS[trump]
-                for p in range(PLAYERS):
-                    if p == leader or popcount(hands[p] & tmask) <= drawn:
-                        continue
-                    if p != seat and rules.must_trump == NEVER:
-                        continue
-                    length = popcount(hands[p] & smask)
-                    if run > length:
-                        run = length
-            count += run
-        return count, rel
-
-    opponent_quick_tricks = jit(opponent_quick_tricks)
-
-    def position_code(hands: Any, leader: int, flags: int) -> tuple[int, int, int, int]:
-        """The position at a trick boundary as the table sees it: ``(lengths, head, s01, s23)``.
-
-        Only the order of the live cards within each suit matters to the play,
-        so a suit is written as the owners of its live cards from the top down,
-        two bits each (``s01`` holds spades and hearts, 26 bits each, ``s23`` the
-        rest).  ``lengths`` has every hand's length in every suit (the fourth
-        hand's clubs follow from the others); ``head`` the leader and flags.
-        """
-        lengths = 0
-        shift = 0
-        for p in range(PLAYERS):
-            hand = hands[p]
-            for suit in range(4):
-                if p == PLAYERS - 1 and suit == 3:
-                    break
-                lengths |= popcount(hand & SUIT_MASKS[suit]) << shift
-                shift += 4
-        h0 = hands[0]
-        h1 = hands[1]
-        h2 = hands[2]
-        alive = h0 | h1 | h2 | hands[3]
-        s01 = 0
-        s23 = 0
-        for suit in range(4):
-            chunk = alive & SUIT_MASKS[suit]
-            stream = 0
-            nbits = 0
-            while chunk:
-                t = top_card(chunk)
-                bit = 1 << t
-                chunk ^= bit
-                owner = 0 if h0 & bit else (1 if h1 & bit else (2 if h2 & bit else 3))
-                stream |= owner << nbits
-                nbits += 2
-            if suit == 0:
-                s01 = stream
-            elif suit == 1:
-                s01 |= stream << 26
-            elif suit == 2:
-                s23 = stream
-            else:
-                s23 |= stream << 26
-        return lengths, flags | (leader << 2), s01, s23
-
-    position_code = jit(position_code)
-
-    def tt_index(lengths: int, head: int, size_mask: int) -> int:
-        x = lengths ^ (head * 1000003)
-        x ^= x >> 29
-        x ^= x >> 17
-        x ^= x >> 7
-        return x & size_mask
-
-    tt_index = jit(tt_index)
-
-    def run_mask(places: int) -> int:
-        return (1 << (2 * places)) - 1
-
-    run_mask = jit(run_mask)
-
-    def tt_matches(tables: Any, at: int, lengths: int, head: int, s01: int, s23: int) -> bool:
-        """Whether the entry at ``at`` covers this position: the same lengths, leader,
-        flags and question, and the same owners of the live cards its result relied on."""
-        if tables[at] != lengths or (tables[at + 1] & _HEAD_BITS) != head:
-            return False
-        places = tables[at + 1] >> _PLACES_SHIFT
-        m01 = run_mask(places & 0xF) | (run_mask((places >> 4) & 0xF) << 26)
-        m23 = run_mask((places >> 8) & 0xF) | (run_mask((places >> 12) & 0xF) << 26)
-        return bool((s01 & m01) == tables[at + 2] and (s23 & m23) == tables[at + 3])
-
-    tt_matches = jit(tt_matches)
-
-    def places_of(rel: int, alive: int) -> int:
-        """Per suit, how many live cards (from the top) a certificate makes relevant."""
-        places = 0
-        for suit in range(4):
-            threshold = (rel >> (4 * suit)) & 0xF
-            chunk = alive & SUIT_MASKS[suit]
-            n = popcount(chunk >> (suit * RANK_COUNT + threshold)) if threshold < 13 else 0
-            places |= n << (4 * suit)
-        return places
-
-    places_of = jit(places_of)
-
-    def rel_of(places: int, alive: int) -> int:
-        """The certificate, in this position's cards, of an entry's relevant places."""
-        rel = _NO_RANKS
-        for suit in range(4):
-            n = (places >> (4 * suit)) & 0xF
-            if n:
-                chunk = alive & SUIT_MASKS[suit]
-                for _ in range(n - 1):
-                    chunk ^= 1 << top_card(chunk)
-                rel = rel_card(rel, top_card(chunk))
-        return rel
-
-    rel_of = jit(rel_of)
-
-    def tt_store(
-        tables: Any,
-        lengths: int,
-        head: int,
-        s01: int,
-        s23: int,
-        places: int,
-        data: int,
-        tl: int,
-    ) -> None:
-        """Store an entry over the same key, else in an empty slot, else over the shallowest."""
-        size_mask = tables[_TT_MASK]
-        stamp = tables[_TT_STAMP]
-        i = tt_index(lengths, head, size_mask)
-        word1 = head | (places << _PLACES_SHIFT)
-        m01 = run_mask(places & 0xF) | (run_mask((places >> 4) & 0xF) << 26)
-        m23 = run_mask((places >> 8) & 0xF) | (run_mask((places >> 12) & 0xF) << 26)
-        k01 = s01 & m01
-        k23 = s23 & m23
-        victim = -1
-        empty = -1
-        shallow = -1
-        shallow_tl = 99
-        for j in range(_PROBES):
-            at = _TT_BASE + _SLOT * ((i + j) & size_mask)
-            d = tables[at + 4]
-            if (d >> 32) != stamp:
-                if empty < 0:
-                    empty = at
-                continue
-            if (
-                tables[at] == lengths
-                and tables[at + 1] == word1
-                and tables[at + 2] == k01
-                and tables[at + 3] == k23
-            ):
-                victim = at
-                break
-            t = (d >> 24) & 0xFF
-            if t < shallow_tl:
-                shallow_tl = t
-                shallow = at
-        if victim < 0:
-            victim = empty if empty >= 0 else shallow
-        tables[victim] = lengths
-        tables[victim + 1] = word1
-        tables[victim + 2] = k01
-        tables[victim + 3] = k23
-        tables[victim + 4] = (stamp << 32) | (tl << 24) | data
-
-    tt_store = jit(tt_store)
-
-    def encode_move(card: int, alive: int) -> int:
-        """A lead as suit and place from the top among live cards (1-based; 0 = none)."""
-        suit = card // RANK_COUNT
-        above = alive & SUIT_MASKS[suit] & ~((2 << card) - 1)
-        return suit * 16 + popcount(above) + 1
-
-    encode_move = jit(encode_move)
-
-    def decode_move(code: int, alive: int) -> int:
-        if code <= 0:
-            return -1
-        code -= 1
-        suit = code // 16
-        place = code - suit * 16
-        chunk = alive & SUIT_MASKS[suit]
-        for _ in range(place):
-            if chunk == 0:
-                return -1
-            chunk ^= 1 << top_card(chunk)
-        if chunk == 0:
-            return -1
-        return top_card(chunk)
-
-    decode_move = jit(decode_move)
-
-    def can_beat(hand: int, card: int, led: int, trump: int) -> bool:
-        """Whether a hand playing later to a trick led in ``led`` could beat ``card``."""
-        follow = hand & SUIT_MASKS[led]
-        suit = card // RANK_COUNT
-        if follow:
-            return suit == led and (follow & ~((2 << card) - 1)) != 0
-        if trump < 0:
-            return False
-        trumps = hand & SUIT_MASKS[trump]
-        if not trumps:
-            return False
-        return suit != trump or (trumps & ~((2 << card) - 1)) != 0
-
-    can_beat = jit(can_beat)
-
-    def order_moves(
-        rules: Any,
-        seat: int,
-        hands: Any,
-        tables: Any,
-        moves: Any,
-        at: int,
-        to_act: int,
-        leader: int,
-        cand: int,
-        ncards: int,
-        led: int,
-        win: int,
-        win_seat: int,
-        first_move: int,
-    ) -> int:
-        """Write the candidate cards into ``moves[at:]`` best-first; returns how many.
-
-        Rules of thumb, so that the first move usually settles an OR/AND node:
-        a card that makes the trick safe for the mover's side (nobody of the
-        other side still to play can beat it) first, the cheapest such; then
-        cards that win for now, highest first; then low discards, trumps last.
-        Ties go to the card that settled most nodes before (history heuristic).
-        """
-        trump = rules.trump
-        count = 0
-        m = cand
-        my_side = to_act == seat
-        while m:
-            low = m & -m
-            m ^= low
-            c = top_card(low)
-            suit = c // RANK_COUNT
-            rank = c - suit * RANK_COUNT
-            if c == first_move:
-                score = 1 << 40
-            else:
-                n_led = suit if ncards == 0 else led
-                if ncards == 0 or beats(c, win, trump):
-                    n_win = c
-                    n_ws = to_act
-                else:
-                    n_win = win
-                    n_ws = win_seat
-                ours = (n_ws == seat) == my_side
-                threatened = False
-                for k in range(ncards + 1, PLAYERS):
-                    p = leader + k
-                    if p >= PLAYERS:
-                        p -= PLAYERS
-                    if ((p == seat) != my_side) and can_beat(hands[p], n_win, n_led, trump):
-                        threatened = True
-                        break
-                if ours and not threatened:
-                    if n_win == c:
-                        score = 300 - rank - (20 if suit == trump and n_led != trump else 0)
-                    else:
-                        score = 300 - rank - (20 if suit == trump else 0)
-                elif ours:
-                    score = 200 + rank
-                else:
-                    score = 100 - rank - (20 if suit == trump else 0)
-                if ncards == 0 and my_side:
-                    # Leads that everyone must follow leave the others few choices.
-                    for k in range(1, PLAYERS):
-                        p = leader + k
-                        if p >= PLAYERS:
-                            p -= PLAYERS
-                        if hands[p] & SUIT_MASKS[suit]:
-                            score += 80
-                elif ncards == 0 and hands[seat] & SUIT_MASKS[suit]:
-                    score += 80  # the seat must follow: it cannot ruff
-                score = (score << 24) + tables[_HIST + to_act * DECK_SIZE + c]
-            moves[at + count] = c
-            moves[at + MOVE_SLOTS + count] = score
-            count += 1
-        # insertion sort, best first
-        for i in range(1, count):
-            c = moves[at + i]
-            s = moves[at + MOVE_SLOTS + i]
-            j = i - 1
-            while j >= 0 and moves[at + MOVE_SLOTS + j] < s:
-                moves[at + j + 1] = moves[at + j]
-                moves[at + MOVE_SLOTS + j + 1] = moves[at + MOVE_SLOTS + j]
-                j -= 1
-            moves[at + j + 1] = c
-            moves[at + MOVE_SLOTS + j + 1] = s
-        return count
-
-    order_moves = jit(order_moves)
-
-    def distinct(legal: int, alive: int) -> int:
-        """``legal`` less every card whose next live card up its suit is also legal."""
-        cand = legal
-        m = legal
-        while m:
-            low = m & -m
-            m ^= low
-            c = top_card(low)
-            up = alive & SUIT_MASKS[c // RANK_COUNT] & ~((low << 1) - 1)
-            if up and (up & -up) & legal:
-                cand ^= low
-        return cand
-
-    distinct = jit(distinct)
-
-    def last_trick(rules: Any, seat: int, hands: Any, leader: int, lo: int, hi: int) -> int:
-        """One card each, so no choice is left: play the trick out and look at the winner."""
-        trump = rules.trump
-        win = -1
-        win_seat = -1
-        suits = 0
-        p = leader
-        for _ in range(PLAYERS):
-            c = top_card(hands[p])
-            suit = c // RANK_COUNT
-            if win < 0 or beats(c, win, trump):
-                win = c
-                win_seat = p
-            suits += 1 << (4 * suit)
-            p = p + 1 if p + 1 < PLAYERS else 0
-        rel = _NO_RANKS
-        if (suits >> (4 * (win // RANK_COUNT))) & 0xF > 1:
-            rel = rel_card(rel, win)
-        won = 1 if win_seat == seat else 0
-        return (rel << 1) | (1 if lo <= won <= hi else 0)
-
-    last_trick = jit(last_trick)
-
-    def search(
-        rules: Any,
-        seat: int,
-        hands: Any,
-        tables: Any,
-        moves: Any,
-        leader: int,
-        ncards: int,
-        led: int,
-        win: int,
-        win_seat: int,
-        table: int,
-        trump_played: bool,
-        first_trick: bool,
-        tl: int,
-        lo: int,
-        hi: int,
-        depth: int,
-    ) -> int:
-        """Can ``seat`` take a number of the ``tl`` tricks left in ``[lo, hi]``?
-
-        Returns ``certificate << 1 | answer``: the certificate names, per suit,
-        the lowest card whose rank the answer relied on (every live card above
-        it counts too), so the table can give the answer to every position that
-        differs only in the smaller cards (see ``tt_matches``).
-        """
-        if lo <= 0 and hi >= tl:
-            return (_NO_RANKS << 1) | 1
-        if lo > hi or lo > tl or hi < 0:
-            return _NO_RANKS << 1
-        tables[_STATS] += 1
-        if tables[_STATS] > tables[_LIMIT]:
-            return -1
-        trump = rules.trump
-        to_act = leader + ncards
-        if to_act >= PLAYERS:
-            to_act -= PLAYERS
-        lengths = 0
-        head = 0
-        s01 = 0
-        s23 = 0
-        first_move = -1
-        exact = tables[_EXACT] == 1 or tables[_EXACT] == 2
-        if ncards == 0:
-            if tl == 1:
-                return last_trick(rules, seat, hands, leader, lo, hi)
-            floor, ceiling, live, floor_rel, ceiling_rel, live_rel = sure_bounds(
-                trump, seat, hands, tl
-            )
-            if floor > hi:
-                return floor_rel << 1
-            if ceiling < lo:
-                return ceiling_rel << 1
-            if live < lo:
-                return live_rel << 1
-            if floor >= lo and ceiling <= hi:
-                return (rel_union(floor_rel, ceiling_rel) << 1) | 1
-            if floor >= lo and live <= hi:
-                return (rel_union(floor_rel, live_rel) << 1) | 1
-            if hi >= tl:
-                if to_act == seat:
-                    quick, rel = seat_quick_tricks(rules, seat, hands, trump_played, first_trick)
-                    if quick >= lo:
-                        return (rel << 1) | 1
-                else:
-                    quick, rel = opponent_quick_tricks(rules, seat, to_act, hands)
-                    if tl - quick < lo:
-                        return rel << 1
-            flags = (1 if trump_played else 0) | (2 if first_trick else 0)
-            lengths, head, s01, s23 = position_code(hands, leader, flags)
-            if hi >= tl:
-                head |= 1 << 4
-            elif lo <= 0:
-                head |= 2 << 4
-            else:
-                head |= (3 << 4) | (lo << 6) | (hi << 10)
-            size_mask = tables[_TT_MASK]
-            stamp = tables[_TT_STAMP]
-            i = tt_index(lengths, head, size_mask)
-            alive = hands[0] | hands[1] | hands[2] | hands[3]
-            for j in range(_PROBES):
-                at = _TT_BASE + _SLOT * ((i + j) & size_mask)
-                d = tables[at + 4]
-                if (d >> 32) != stamp or not tt_matches(tables, at, lengths, head, s01, s23):
-                    continue
-                a = (d >> 8) & 0xFF
-                b = d & 0xFF
-                answer = -1
-                if hi >= tl:
-                    if a >= lo:
-                        answer = 1
-                    elif b < lo:
-                        answer = 0
-                elif lo <= 0:
-                    if b <= hi:
-                        answer = 1
-                    elif a > hi:
-                        answer = 0
-                else:
-                    answer = a
-                if answer >= 0:
-                    return (rel_of(tables[at + 1] >> _PLACES_SHIFT, alive) << 1) | answer
-                if first_move < 0:
-                    first_move = decode_move((d >> 16) & 0xFF, alive)
-        own = hands[to_act]
-        legal = legal_mask(rules, own, led, win, first_trick, trump_played)
-        alive = hands[0] | hands[1] | hands[2] | hands[3] | table
-        cand = legal if tables[_EXACT] == 1 else distinct(legal, alive)
-        if first_move >= 0 and not (cand >> first_move) & 1:
-            first_move = -1
-        # The legal cards depend on ranks only through comparisons with the winning card.
-        rel = _NO_RANKS
-        if ncards > 0 and own & SUIT_MASKS[win // RANK_COUNT]:
-            rel = rel_card(rel, win)
-        at = depth * 2 * MOVE_SLOTS
-        count = order_moves(
-            rules,
-            seat,
-            hands,
-            tables,
-            moves,
-            at,
-            to_act,
-            leader,
-            cand,
-            ncards,
-            led,
-            win,
-            win_seat,
-            first_move,
+    namespace = dict(vars(_core))
+    namespace["legal_mask"] = jit(tricks.legal_mask)
+    namespace["beats"] = jit(tricks.beats)
+    for name in _core.FUNCTIONS:
+        function = namespace[name]
+        clone = types.FunctionType(
+            function.__code__, namespace, function.__name__, function.__defaults__
         )
-        is_max = to_act == seat
-        result = not is_max
-        decisive = -1
-        children = _NO_RANKS
-        for i in range(count):
-            c = moves[at + i]
-            bit = 1 << c
-            hands[to_act] = own ^ bit
-            suit = c // RANK_COUNT
-            n_led = led
-            n_win = win
-            n_ws = win_seat
-            if ncards == 0:
-                n_led = suit
-                n_win = c
-                n_ws = to_act
-            elif beats(c, win, trump):
-                n_win = c
-                n_ws = to_act
-            ntp = trump_played or suit == trump
-            if ncards == PLAYERS - 1:
-                won = 1 if n_ws == seat else 0
-                child = search(
-                    rules,
-                    seat,
-                    hands,
-                    tables,
-                    moves,
-                    n_ws,
-                    0,
-                    -1,
-                    -1,
-                    -1,
-                    0,
-                    ntp,
-                    False,
-                    tl - 1,
-                    lo - won,
-                    hi - won,
-                    depth + 1,
-                )
-                # The trick went by rank when another card of the winner's suit is in it.
-                win_suit = SUIT_MASKS[n_win // RANK_COUNT]
-                if child >= 0 and (table | bit) & win_suit & ~(1 << n_win):
-                    child = (rel_union(child >> 1, rel_card(_NO_RANKS, n_win)) << 1) | (child & 1)
-            else:
-                child = search(
-                    rules,
-                    seat,
-                    hands,
-                    tables,
-                    moves,
-                    leader,
-                    ncards + 1,
-                    n_led,
-                    n_win,
-                    n_ws,
-                    table | bit,
-                    ntp,
-                    first_trick,
-                    tl,
-                    lo,
-                    hi,
-                    depth + 1,
-                )
-            hands[to_act] = own
-            if child < 0:
-                return -1
-            if (child & 1) == (1 if is_max else 0):
-                result = is_max
-                decisive = c
-                children = child >> 1
-                hist = tables[_HIST + to_act * DECK_SIZE + c] + tl * tl
-                tables[_HIST + to_act * DECK_SIZE + c] = hist if hist < (1 << 23) else (1 << 23)
-                break
-            children = rel_union(children, child >> 1)
-        rel = rel_union(rel, children)
-        if decisive < 0:
-            # Every move was refuted, the skipped equivalents too: a skipped card relies on
-            # the ranks its run relied on, so lower the certificate through the run.
-            skipped = legal & ~cand
-            while skipped:
-                c = top_card(skipped)
-                skipped ^= 1 << c
-                up = alive & SUIT_MASKS[c // RANK_COUNT] & ~((2 << c) - 1)
-                nxt = top_card(up & -up)
-                shift = 4 * (c // RANK_COUNT)
-                if nxt - (c // RANK_COUNT) * RANK_COUNT >= (rel >> shift) & 0xF:
-                    rel = rel_card(rel, c)
-        if exact:
-            rel = 0
-        if ncards == 0:
-            a = 0
-            b = tl
-            if hi >= tl:
-                if result:
-                    a = lo
-                else:
-                    b = lo - 1
-            elif lo <= 0:
-                if result:
-                    b = hi
-                else:
-                    a = hi + 1
-            else:
-                a = 1 if result else 0
-            best = decisive if decisive >= 0 else first_move
-            code = encode_move(best, alive) if best >= 0 else 0
-            places = places_of(rel, alive)
-            data = (code << 16) | (a << 8) | b
-            tt_store(tables, lengths, head, s01, s23, places, data, tl)
-        return (rel << 1) | (1 if result else 0)
-
-    search = jit(search)
-    return Core(search, compiled=jit is not _identity)
-
-
-# Layout of the flat ``tables`` array shared by the core and its driver: statistics and
-# settings, then the transposition table, ``_SLOT`` int64 per entry: lengths, head (leader,
-# flags, question) with the relevant places per suit above it, the two owner streams cut
-# to those places, and data (stamp << 32 | tricks left << 24 | best lead << 16 | a << 8 | b).
-_STATS = 0
-_TT_MASK = 1
-_TT_STAMP = 2
-_EXACT = 3
-_LIMIT = 4
-_NO_LIMIT = (1 << 62) - 1
-_HIST = 64
-_TT_BASE = _HIST + PLAYERS * DECK_SIZE
-_SLOT = 5
-_PROBES = 8
-_HEAD_BITS = (1 << 14) - 1
-_PLACES_SHIFT = 14
-_NO_RANKS = 0xDDDD
-"""A certificate that relies on no rank: threshold 13 (above the ace) in every suit."""
+        clone.__qualname__ = function.__qualname__
+        namespace[name] = jit(clone)
+    return Core(namespace["search"], compiled=jit is not _identity)
 
 
 def _identity(function: Any) -> Any:
@@ -958,6 +137,7 @@ def core(compiled: bool) -> Core:
 
 
 def numba_available() -> bool:
+    """Whether the compiled solver can be built (numba and numpy import)."""
     try:
         import numba  # noqa: F401
         import numpy  # noqa: F401
@@ -999,39 +179,39 @@ class Solver:
         if table_bits is None:
             table_bits = 20 if compiled else 16
         size = 1 << table_bits
-        head = [0] * _TT_BASE
-        head[_TT_MASK] = size - 1
-        head[_EXACT] = 1 if exact else 0
-        head[_LIMIT] = _NO_LIMIT
+        head = [0] * TT_BASE
+        head[TT_MASK] = size - 1
+        head[EXACT] = 1 if exact else 0
+        head[LIMIT] = NO_LIMIT
         if compiled:
             import numpy
 
-            self._tables: Any = numpy.zeros(_TT_BASE + _SLOT * size, numpy.int64)
+            self._tables: Any = numpy.zeros(TT_BASE + SLOT * size, numpy.int64)
             self._tables.fill(0)  # touch every page now, not one page fault per new entry
-            self._tables[:_TT_BASE] = head
+            self._tables[:TT_BASE] = head
             self._moves: Any = numpy.zeros(MAX_DEPTH * 2 * MOVE_SLOTS, numpy.int64)
             self._hands: Any = numpy.zeros(PLAYERS, numpy.int64)
         else:
-            self._tables = [*head, *([0] * (_SLOT * size))]
+            self._tables = [*head, *([0] * (SLOT * size))]
             self._moves = [0] * (MAX_DEPTH * 2 * MOVE_SLOTS)
             self._hands = [0] * PLAYERS
 
     @property
     def nodes(self) -> int:
         """Nodes searched since the solver was made (for benchmarks and tests)."""
-        return int(self._tables[_STATS])
+        return int(self._tables[STATS])
 
     def clear(self) -> None:
         """Forget every table entry (new entries take a new stamp; nothing is rewritten)
         and halve the move-ordering history, which stays a hint for the next question."""
         tables = self._tables
-        tables[_TT_STAMP] = int(tables[_TT_STAMP]) + 1
-        if tables[_TT_STAMP] >= 1 << 30:
+        tables[TT_STAMP] = int(tables[TT_STAMP]) + 1
+        if tables[TT_STAMP] >= 1 << 30:
             # Stamps wrap after a billion questions: then really empty the table.
-            for i in range(_TT_BASE, len(tables)):
+            for i in range(TT_BASE, len(tables)):
                 tables[i] = 0
-            tables[_TT_STAMP] = 1
-        for i in range(_HIST, _HIST + PLAYERS * DECK_SIZE):
+            tables[TT_STAMP] = 1
+        for i in range(HIST, HIST + PLAYERS * DECK_SIZE):
             tables[i] = int(tables[i]) >> 1
 
     # ------------------------------------------------------------------ public API
@@ -1079,8 +259,8 @@ class Solver:
         if not 0 <= seat < PLAYERS:
             raise ValueError(f"seat must be from 0 to {PLAYERS - 1}, not {seat}")
         self.clear()
-        limit = _NO_LIMIT if self.node_limit is None else self.nodes + self.node_limit
-        self._tables[_LIMIT] = limit
+        limit = NO_LIMIT if self.node_limit is None else self.nodes + self.node_limit
+        self._tables[LIMIT] = limit
 
     def _per_move(
         self, world: World, seat: int, value: Callable[[tuple[int, ...]], int]

@@ -18,6 +18,10 @@ repeated cards, a card both in the hand and already played, a trick led by the
 wrong player, a card that breaks the rules, a wrong trick winner, a request
 from a player whose turn it is not.
 
+``totalPoints`` become the observation's match totals and ``round`` its deal
+number; ``won`` is only checked to be a count, since the tricks won follow
+from the history, which the engine replays.
+
 Rules: the tournament's arena is the ``callbreak-bhoos`` preset.  It had no
 minimum total of calls, so ``BHOOS_RULES`` sets ``min_total_calls`` to None;
 the placeholder deal is replayed with ``misdeal = off`` (placeholders need not

@@ -134,9 +134,9 @@ class BotService:
 
         An even share of what is left of the round (the bot itself is given
         half of that), so a round's budget cannot run out whatever the bot
-        does; below ``GUARD_FLOOR_MS`` the bot is not asked at all.  Read from the raw
-        body (the checked request only exists once the decision has started); a
-        body too broken for this is refused anyway.
+        does; below ``GUARD_FLOOR_MS`` the bot is not asked at all.  Read from
+        the raw body (the checked request only exists once the decision has
+        started); a body too broken for this is refused anyway.
         """
         try:
             time_budget = float(body["timeBudget"])
