@@ -162,6 +162,11 @@ def test_abstractions_change_no_answer(compiled: Solver, options: dict[str, obje
     for world, seat in random_worlds(options, seed=7, count=12, lefts=(5, 6)):
         assert compiled.solve(world, seat) == exact.solve(world, seat)
         assert compiled.min_tricks(world, seat) == exact.min_tricks(world, seat)
+        won = world.tricks[seat]
+        for lo in range(won, won + world.tricks_left + 1):
+            assert compiled.can_reach(world, seat, lo, lo + 1) == exact.can_reach(
+                world, seat, lo, lo + 1
+            )
         if world.to_act == seat:
             assert compiled.move_values(world, seat) == exact.move_values(world, seat)
 

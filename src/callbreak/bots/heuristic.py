@@ -147,7 +147,7 @@ class HeuristicBot:
         if need > 0 and winners:
             if not later:
                 return min(winners, key=lambda c: (c // RANK_COUNT == k.trump, c))
-            safe = [c for c in winners if self._holds(k, c, later)]
+            safe = [c for c in winners if k.holds(c, later)]
             if safe:
                 return min(safe, key=lambda c: (c // RANK_COUNT == k.trump, c))
             trump_winners = [c for c in winners if c // RANK_COUNT == k.trump]
@@ -166,14 +166,3 @@ class HeuristicBot:
             pool,
             key=lambda c: (c % RANK_COUNT, (k.hand & SUIT_MASKS[c // RANK_COUNT]).bit_count()),
         )
-
-    def _holds(self, k: Knowledge, card: int, later: list[int]) -> bool:
-        """Whether ``card`` will still win once the seats in ``later`` have played."""
-        suit = card // RANK_COUNT
-        higher_out = k.unseen & SUIT_MASKS[suit] & ~((2 << card) - 1)
-        if suit == k.trump:
-            return not higher_out
-        if higher_out and not all(k.void(s, suit) for s in later):
-            return False
-        trumps_out = k.unseen & SUIT_MASKS[k.trump] if k.trump >= 0 else 0
-        return not trumps_out or not any(k.void(s, suit) for s in later)

@@ -42,6 +42,17 @@ class Knowledge:
     def void(self, seat: int, suit: int) -> bool:
         return bool(self.voids[seat] >> suit & 1)
 
+    def holds(self, card: int, later: list[int]) -> bool:
+        """Whether ``card`` will still win once the seats in ``later`` have played to it."""
+        suit = card // RANK_COUNT
+        higher_out = self.unseen & SUIT_MASKS[suit] & ~((2 << card) - 1)
+        if suit == self.trump:
+            return not higher_out
+        if higher_out and not all(self.void(s, suit) for s in later):
+            return False
+        trumps_out = self.unseen & SUIT_MASKS[self.trump] if self.trump >= 0 else 0
+        return not trumps_out or not any(self.void(s, suit) for s in later)
+
     def seats_after_me(self) -> list[int]:
         """Seats still to play to the current trick after this one."""
         left = self.players - len(self.trick) - 1

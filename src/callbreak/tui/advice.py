@@ -78,7 +78,7 @@ def _explain_card(observation: Observation, card: int) -> str:
         if need > 0:
             if not later:
                 return f"wins the trick: {_need_text(need)}"
-            if _holds(k, card, later):
+            if k.holds(card, later):
                 return f"should hold the trick: {_need_text(need)}"
             return f"your best try for the trick: {_need_text(need)}"
         if all(beats(c, k.win, trump) for c in legal):
@@ -106,15 +106,3 @@ def _explain_lead(observation: Observation, k: Knowledge, card: int, need: int) 
         length = (k.hand & SUIT_MASKS[suit]).bit_count()
         return f"a low lead from {length} {SUIT_NAMES[suit]} sets up the suit: {_need_text(need)}"
     return f"a lead that should lose: {_made_text(observation)}"
-
-
-def _holds(k: Knowledge, card: int, later: list[int]) -> bool:
-    """Whether ``card`` should still win after the seats in ``later`` (as the heuristic reads)."""
-    suit = card // RANK_COUNT
-    higher_out = k.unseen & SUIT_MASKS[suit] & ~((2 << card) - 1)
-    if suit == k.trump:
-        return not higher_out
-    if higher_out and not all(k.void(s, suit) for s in later):
-        return False
-    trumps_out = k.unseen & SUIT_MASKS[k.trump] if k.trump >= 0 else 0
-    return not trumps_out or not any(k.void(s, suit) for s in later)
