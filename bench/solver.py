@@ -124,11 +124,12 @@ def main() -> None:
             report(f"{left:2d} tricks left", *measure(solver, worlds))
     else:
         print("compiled solver: numba is not installed (pip install callbreak[fast])")
-    plain = Solver(compiled=False, node_limit=args.node_limit)
-    print("plain-Python solver:")
-    for left in [d for d in depths if d <= 4] or [4]:
-        worlds = positions(rules, left, args.python_deals, args.seed)
-        report(f"{left:2d} tricks left", *measure(plain, worlds))
+    if args.python_deals > 0:
+        plain = Solver(compiled=False, node_limit=args.node_limit)
+        print("plain-Python solver:")
+        for left in [d for d in depths if d <= 4] or [4]:
+            worlds = positions(rules, left, args.python_deals, args.seed)
+            report(f"{left:2d} tricks left", *measure(plain, worlds))
     rate, observed = sampler_rate(rules, 2.0, args.seed)
     print(f"belief sampler: {rate:,.0f} worlds/s (calls weighed; {observed} observations)")
 

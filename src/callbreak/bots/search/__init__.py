@@ -1,27 +1,37 @@
 """Search for the bots: belief sampling, the perfect-information solver, the worlds they share.
 
-Only engine, cards and rules are imported here (plus the heuristic hand
-evaluation the sampler weighs calls with); numba and numpy are optional and
-imported lazily by the solver when present.
+``sample_worlds`` deals the hidden cards from an ``Observation`` as the public
+record allows; ``Solver`` answers one-seat-against-three questions about each
+such ``World`` exactly.  Only engine, cards and rules are imported here (the
+sampler weighs calls with ``heuristic.estimate_tricks``, imported when used);
+numba and numpy are optional and imported lazily by the solver.
 """
 
+from callbreak.bots.search.sampler import constraints, sample_hands, sample_worlds
 from callbreak.bots.search.solver import (
+    NodeLimitExceeded,
     Solver,
     can_reach,
     default_solver,
     min_tricks,
     move_values,
+    numba_available,
     solve,
 )
 from callbreak.bots.search.world import World, world_from_observation
 
 __all__ = [
+    "NodeLimitExceeded",
     "Solver",
     "World",
     "can_reach",
+    "constraints",
     "default_solver",
     "min_tricks",
     "move_values",
+    "numba_available",
+    "sample_hands",
+    "sample_worlds",
     "solve",
     "world_from_observation",
 ]

@@ -47,6 +47,7 @@ from callbreak.bots.search.world import World, world_from_observation
 from callbreak.cards import DECK_SIZE, FULL_DECK, RANK_COUNT, RANKS, SUIT_MASKS, SUITS, parse_card
 from callbreak.engine.observation import Observation
 from callbreak.engine.tricks import beats
+from callbreak.rules import Rules
 
 REJECTION_TRIES = 200
 """Draws per world before the sampler places a card for each "at least one" fact itself."""
@@ -108,7 +109,6 @@ def constraints(observation: Observation) -> Constraints:
     allowed = [unseen] * n
     allowed[me] = obs.hand_mask
     played_by = [0] * n
-    must_trump = rules.must_trump
     trump_played = False
     tricks = [*obs.history, obs.trick]
     for number, trick in enumerate(tricks):
@@ -129,10 +129,11 @@ def constraints(observation: Observation) -> Constraints:
                     )
                 ):
                     allowed[p] &= tmask  # a trump lead was allowed only from a hand of trumps
-            elif p != me:
-                allowed[p] &= ~_excluded_by_play(rules, card, led, win, trump, must_trump)
-            if beats(card, win, trump) or win == card:
-                win = card
+            else:
+                if p != me:
+                    allowed[p] &= ~_excluded_by_play(rules, card, led, win)
+                if beats(card, win, trump):
+                    win = card
             if suit == trump:
                 trump_played = True
     for p, letters in enumerate(obs.declared_voids):
@@ -188,12 +189,11 @@ def constraints(observation: Observation) -> Constraints:
     )
 
 
-def _excluded_by_play(rules: object, card: int, led: int, win: int, trump: int, mode: str) -> int:
+def _excluded_by_play(rules: Rules, card: int, led: int, win: int) -> int:
     """Cards the seat cannot have held when it played ``card`` to a trick led in ``led`` and
     won so far by ``win`` (the inverse of ``tricks.legal_mask``, one fact at a time)."""
-    from callbreak.rules import Rules
-
-    assert isinstance(rules, Rules)
+    trump = rules.trump_suit
+    mode = rules.must_trump
     suit = card // RANK_COUNT
     win_suit = win // RANK_COUNT
     above_win = SUIT_MASKS[win_suit] & ~((2 << win) - 1)
@@ -225,16 +225,18 @@ def _excluded_by_play(rules: object, card: int, led: int, win: int, trump: int, 
 
 # ---------------------------------------------------------------- exact uniform deals
 class _Dealer:
-    """Uniform random deals of ``pool`` to seats with given counts and allowed masks.
+    """Uniform random deals of the cards in ``allowed`` to seats with given counts.
 
-    Cards are grouped by the set of seats that may hold them; ``ways[i]`` maps
-    the counts given to each seat by the groups before ``i`` to the number of
-    ways to get there, so a deal can be drawn group by group from the back.
+    Cards are grouped by the set of seats that may hold them; ``ways[g]`` maps
+    the counts given to each seat by the groups before ``g`` to the number of
+    ways to get there (a product of multinomials), so a deal can be drawn
+    group by group from the back, each split in proportion to its ways.
     """
 
     def __init__(self, seats: Sequence[int], counts: Sequence[int], allowed: Sequence[int]):
         self.seats = list(seats)
         self.counts = tuple(counts)
+        k = len(self.seats)
         groups: dict[int, list[int]] = {}
         pool = 0
         for a in allowed:
@@ -247,20 +249,23 @@ class _Dealer:
                         holders |= 1 << i
                 groups.setdefault(holders, []).append(card)
         self.groups = sorted(groups.items())
-        k = len(self.seats)
+        self.splits = [
+            _splits(len(cards), [i for i in range(k) if holders >> i & 1], self.counts)
+            for holders, cards in self.groups
+        ]
         ways: list[dict[tuple[int, ...], int]] = [{(0,) * k: 1}]
-        for holders, cards in self.groups:
+        for splits in self.splits:
             nxt: dict[tuple[int, ...], int] = {}
-            members = [i for i in range(k) if holders >> i & 1]
             for state, count in ways[-1].items():
-                for split, mult in _splits(len(cards), members, state, self.counts):
+                for split, mult in splits:
                     key = tuple(state[i] + split[i] for i in range(k))
-                    nxt[key] = nxt.get(key, 0) + count * mult
+                    if all(key[i] <= self.counts[i] for i in range(k)):
+                        nxt[key] = nxt.get(key, 0) + count * mult
             ways.append(nxt)
         self.ways = ways
         self.total = ways[-1].get(self.counts, 0)
 
-    def deal(self, rng: random.Random, forced: Sequence[int] = ()) -> list[int]:
+    def deal(self, rng: random.Random) -> list[int]:
         """One uniform deal: a mask per seat (in ``seats`` order)."""
         if self.total == 0:
             raise ValueError("no deal of the unseen cards fits the constraints")
@@ -268,11 +273,10 @@ class _Dealer:
         hands = [0] * k
         state = self.counts
         for g in range(len(self.groups) - 1, -1, -1):
-            holders, cards = self.groups[g]
-            members = [i for i in range(k) if holders >> i & 1]
+            cards = self.groups[g][1]
             before = self.ways[g]
             options = []
-            for split, mult in _splits(len(cards), members, (0,) * k, self.counts):
+            for split, mult in self.splits[g]:
                 prev = tuple(state[i] - split[i] for i in range(k))
                 weight = before.get(prev, 0) * mult
                 if weight:
@@ -289,25 +293,21 @@ class _Dealer:
         return hands
 
 
-def _splits(
-    n: int, members: list[int], state: Sequence[int], counts: Sequence[int]
-) -> list[tuple[tuple[int, ...], int]]:
-    """Ways to give ``n`` cards of a group to ``members`` within each one's room:
+def _splits(n: int, members: list[int], counts: Sequence[int]) -> list[tuple[tuple[int, ...], int]]:
+    """Ways to give ``n`` cards of a group to ``members``, none more than its count:
     ``(cards per seat, multinomial)``."""
     k = len(counts)
     out: list[tuple[tuple[int, ...], int]] = []
-    room = [counts[i] - state[i] for i in range(k)]
 
     def rec(j: int, left: int, split: list[int], mult: int) -> None:
+        i = members[j]
         if j == len(members) - 1:
-            i = members[j]
-            if left <= room[i]:
+            if left <= counts[i]:
                 split[i] = left
                 out.append((tuple(split), mult))
                 split[i] = 0
             return
-        i = members[j]
-        for x in range(min(left, room[i]) + 1):
+        for x in range(min(left, counts[i]) + 1):
             split[i] = x
             rec(j + 1, left - x, split, mult * math.comb(left, x))
         split[i] = 0
