@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from callbreak.bots import Bot, make_bot
+from callbreak.bots import Bot, make_bot, warm_up
 from callbreak.cards import cards_of
 from callbreak.engine import IllegalAction, Match
 from callbreak.engine.deal import VOID, Deal
@@ -278,6 +278,8 @@ def play_game(config: ArenaConfig, deal: DealSet, rotation: int, chunk: ChunkRes
     players = config.players
     rules = config.game_rules
     bots = _bots(config, deal.index, rotation)
+    for bot in bots:
+        warm_up(bot)
     fallback = random.Random(
         _derived_seed("callbreak-arena-fallback", config.seed, deal.index, rotation)
     )

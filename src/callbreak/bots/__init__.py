@@ -1,6 +1,6 @@
 """Bots: one small interface and a registry by name, used by every face."""
 
-from callbreak.bots.base import Bot, available_bots, make_bot, register_bot
+from callbreak.bots.base import Bot, available_bots, make_bot, register_bot, warm_up
 from callbreak.bots.expert import ExpertBot
 from callbreak.bots.heuristic import HeuristicBot
 from callbreak.bots.random_bot import RandomBot
@@ -13,4 +13,5 @@ __all__ = [
     "available_bots",
     "make_bot",
     "register_bot",
+    "warm_up",
 ]

@@ -24,6 +24,18 @@ class Bot(Protocol):
         ...
 
 
+def warm_up(bot: Bot) -> None:
+    """Let ``bot`` do its one-off preparation now, off any decision's clock.
+
+    A bot may define ``warm_up()`` (the expert compiles its search there);
+    the arena calls this before each game's first timed decision, so a
+    budget measures thinking, not compiling.  Bots without one need nothing.
+    """
+    prepare = getattr(bot, "warm_up", None)
+    if callable(prepare):
+        prepare()
+
+
 BotFactory = Callable[..., Bot]
 _REGISTRY: dict[str, tuple[BotFactory, str]] = {}
 

@@ -20,6 +20,8 @@ world counts, for reproducible experiments.
 
 from __future__ import annotations
 
+import functools
+import gc
 import random
 import threading
 import time
@@ -27,33 +29,93 @@ from collections.abc import Callable
 from typing import Any
 
 from callbreak.bots.base import register_bot
-from callbreak.bots.heuristic import HeuristicBot
-from callbreak.cards import CARD_NAMES, format_hand, parse_card
-from callbreak.engine import Action, Deal, Observation
+from callbreak.bots.heuristic import HeuristicBot, estimate_tricks
+from callbreak.cards import CARD_NAMES, parse_card
+from callbreak.engine import Action, Observation
 from callbreak.rules import Rules
 
 _SAFETY = 0.85
 """Share of the budget spent searching; the rest covers the last solve and the answer."""
 
+_BATCH = 16
+"""Worlds sampled and played out together (one call into the compiled playouts)."""
+_CALL_SPREAD = 3
+"""Calls tried on either side of the heuristic's call."""
+
 _solver: Any = None
+_playouts_ready: Any = None
 _solver_ready = threading.Event()
 _solver_lock = threading.Lock()
 
 
 def _warm_solver() -> None:
-    """Build the solver and solve one small ending, so numba compiles off the clock."""
-    global _solver
+    """Build the solver and the playouts and run each once, so numba compiles off the clock."""
+    global _solver, _playouts_ready
+    import numpy
+
+    from callbreak.bots.search import rollout
     from callbreak.bots.search.solver import Solver
     from callbreak.bots.search.world import World
     from callbreak.engine.deal import play_rules
 
     solver = Solver()
+    rules = play_rules(Rules.preset("callbreak"))
     hands = (0b1, 0b10, 0b100, 0b1000)  # 2S, 3S, 4S, 5S: one trick left
-    solver.move_values(
-        World(play_rules(Rules.preset("callbreak")), hands, 0, tricks=(3, 3, 3, 3)), 0
+    solver.move_values(World(rules, hands, 0, tricks=(3, 3, 3, 3)), 0)
+    if not solver.compiled:
+        _solver = solver
+        _solver_ready.set()
+        return
+    playouts = rollout.compiled()
+    worlds = numpy.array([hands], numpy.int64)
+    calls = numpy.ones((1, 4), numpy.int64)
+    playouts.call_tricks(rules, worlds, 0, calls, 0, 1, numpy.zeros((1, 1, 4), numpy.int64))
+    playouts.card_tricks(
+        rules,
+        worlds,
+        0,
+        numpy.zeros(4, numpy.int64),
+        0,
+        numpy.zeros(4, numpy.int64),
+        calls[0],
+        False,
+        False,
+        0,
+        numpy.array([0], numpy.int64),
+        numpy.zeros((1, 1, 4), numpy.int64),
     )
     _solver = solver
+    _playouts_ready = playouts
+    # numba leaves tens of thousands of objects behind; a full collection that walks them
+    # takes about 100 ms, longer than a small budget.  Collect them once here, then move
+    # the survivors out of the collector's sight for good.
+    gc.collect()
+    gc.freeze()
     _solver_ready.set()
+
+
+@functools.lru_cache(maxsize=16)
+def _score_table(rules: Rules) -> Any:
+    """``table[call, won]``: points as a float, for every call allowed (other rows 0)."""
+    import numpy
+
+    size = rules.hand_size + 1
+    table = numpy.zeros((size, size))
+    for call in range(rules.min_call, rules.max_call + 1):
+        for won in range(size):
+            table[call, won] = float(rules.score(call, won))
+    return table
+
+
+def _playouts(wait: bool) -> Any:
+    """The compiled playouts once numba has built them (see ``shared_solver``), the plain
+    Python ones where numba is not installed, else None: the caller falls back."""
+    from callbreak.bots.search import rollout
+    from callbreak.bots.search.solver import numba_available
+
+    if not numba_available():
+        return rollout.interpreted()
+    return _playouts_ready if shared_solver(wait) is not None else None
 
 
 def shared_solver(wait: bool) -> Any:
@@ -79,6 +141,9 @@ class ExpertBot:
         worlds: int = 48,
         call_worlds: int = 64,
         solve_from: int = 6,
+        call_bias: float = 0.0,
+        rivalry: float = 1.0,
+        call_sigma: float = 1.5,
         deterministic: int = 0,
     ) -> None:
         if budget_ms <= 0:
@@ -88,10 +153,21 @@ class ExpertBot:
         self.call_worlds = call_worlds
         self.solve_from = solve_from
         """Tricks left from which on each sampled world is solved exactly; before, rollouts."""
+        self.call_bias = call_bias
+        """Tricks added to each playout before a call is scored: the expert plays better
+        than the policy that plays the playouts, so they undercount its tricks."""
+        self.call_sigma = call_sigma
+        """How far from the hand's estimate the sampler expects another seat's call to be."""
+        self.rivalry = rivalry
+        """Weight of the others' mean points against the seat's own, in the playouts."""
         self.deterministic = bool(deterministic)
         self._rng = random.Random(seed)
         self._heuristic = HeuristicBot(seed=seed)
         self._solver: Any = None
+
+    def warm_up(self) -> None:
+        """Wait for the search's one-off numba compile (seconds), so no decision does."""
+        shared_solver(wait=True)
 
     # ------------------------------------------------------------------ entry
     def act(self, observation: Observation) -> Action:
@@ -102,6 +178,11 @@ class ExpertBot:
         if observation.phase == "play":
             return CARD_NAMES[self._play(observation, deadline)]
         return self._heuristic.act(observation)
+
+    @staticmethod
+    def _batch(playouts: Any) -> int:
+        """Worlds per round of playouts: one at a time in plain Python, where each is slow."""
+        return _BATCH if playouts.compiled else 1
 
     def _out_of_time(self, deadline: float, done: int, wanted: int) -> bool:
         if self.deterministic:
@@ -128,7 +209,7 @@ class ExpertBot:
         self, observation: Observation, legal: list[int], deadline: float, solver: Any
     ) -> tuple[dict[int, float] | None, dict[int, float] | None]:
         """Weighted points and tricks per card, each sampled world solved exactly."""
-        from callbreak.bots.search.sampler import sample_worlds
+        from callbreak.bots.search.sampler import WorldSampler
 
         self._solver = solver
         seat = observation.seat
@@ -136,8 +217,9 @@ class ExpertBot:
         points = dict.fromkeys(legal, 0.0)
         tricks = dict.fromkeys(legal, 0.0)
         solved = 0
+        sampler = WorldSampler(observation, sigma=self.call_sigma)
         while not self._out_of_time(deadline, solved, self.worlds):
-            batch = sample_worlds(observation, 4, self._rng)
+            batch = sampler.draw(4, self._rng)
             if not batch:
                 break
             for world in batch:
@@ -155,65 +237,63 @@ class ExpertBot:
         self, observation: Observation, legal: list[int], deadline: float
     ) -> tuple[dict[int, float] | None, dict[int, float] | None]:
         """Weighted points and tricks per card: each card played in each sampled world,
-        then the deal finished by the heuristic policy for all four seats."""
-        from callbreak.bots.search.sampler import sample_worlds
+        then the deal finished by the compiled heuristic policy for all four seats."""
+        import numpy
+
+        from callbreak.bots.search.sampler import WorldSampler
 
         rules = observation.rules
         seat = observation.seat
-        call = observation.calls[seat] or 0
-        points = dict.fromkeys(legal, 0.0)
-        tricks = dict.fromkeys(legal, 0.0)
+        table = _score_table(rules)
+        playouts = _playouts(self.deterministic)
+        if playouts is None:
+            return None, None
+        cards = numpy.array(legal, numpy.int64)
+        trick = numpy.zeros(4, numpy.int64)
+        played = [parse_card(c) for c in observation.trick.cards]
+        trick[: len(played)] = played
+        won = numpy.array(observation.tricks_won, numpy.int64)
+        calls = numpy.array([c or 0 for c in observation.calls], numpy.int64)
+        points = numpy.zeros(len(legal))
+        tricks = numpy.zeros(len(legal))
         done = 0
         slowest = 0.0
-        while not self._out_of_time(deadline, done, self.worlds):
+        sampler = WorldSampler(observation, sigma=self.call_sigma)
+        while not self._out_of_time(deadline, done, self.worlds * 4):
             if not self.deterministic and time.perf_counter() + slowest > deadline:
-                break  # the next world would not finish in time
+                break  # the next batch would not finish in time
             started = time.perf_counter()
-            batch = sample_worlds(observation, 1, self._rng)
+            batch = sampler.draw(self._batch(playouts), self._rng)
             if not batch:
                 break
             world = batch[0]
-            base = self._replayed(observation, world.hands)
-            for card in legal:
-                deal = base.copy()
-                deal.act(CARD_NAMES[card])
-                self._finish_by_policy(deal)
-                won = deal.tricks[seat]
-                points[card] += world.weight * float(rules.score(call, won))
-                tricks[card] += world.weight * won
-            done += 1
+            hands = numpy.array([w.hands for w in batch], numpy.int64)
+            out = numpy.zeros((len(batch), len(legal), 4), numpy.int64)
+            playouts.card_tricks(
+                world.rules,
+                hands,
+                world.leader,
+                trick,
+                len(played),
+                won,
+                calls,
+                world.trump_played,
+                world.first_trick,
+                seat,
+                cards,
+                out,
+            )
+            weights = numpy.array([w.weight for w in batch])
+            points += weights @ self._objective(table, calls, out, seat)
+            tricks += weights @ out[:, :, seat]
+            done += len(batch)
             slowest = max(slowest, time.perf_counter() - started)
-        return (points, tricks) if done else (None, None)
-
-    def _replayed(self, observation: Observation, hands: tuple[int, ...]) -> Deal:
-        """A deal with these hands brought to the observed point: same calls, same cards played.
-
-        Phases that cannot matter any more (misdeals, the calls' minimum, void
-        declarations) are switched off in the copy's rules.
-        """
-        rules = observation.rules.replace(
-            misdeal="off", misdeal_no_spade=False, min_total_calls=None, declare_voids=False
+        if not done:
+            return None, None
+        return (
+            dict(zip(legal, points.tolist(), strict=True)),
+            dict(zip(legal, tricks.tolist(), strict=True)),
         )
-        dealt = list(hands)
-        tricks = [*observation.history, observation.trick]
-        for trick in tricks:
-            for seat, name in zip(trick.seats(observation.players), trick.cards, strict=True):
-                dealt[seat] |= 1 << parse_card(name)
-        deal = Deal(rules, [format_hand(h) for h in dealt], dealer=observation.dealer)
-        while deal.phase == "call":
-            actor = deal.to_act
-            assert actor is not None
-            known = observation.calls[actor]
-            deal.act(known if known is not None else self._heuristic.call(deal.observation(actor)))
-        for trick in tricks:
-            for name in trick.cards:
-                deal.act(name)
-        return deal
-
-    def _finish_by_policy(self, deal: Deal) -> None:
-        policy = self._heuristic
-        while deal.to_act is not None:
-            deal.act(CARD_NAMES[policy.play(deal.observation(deal.to_act))])
 
     def _evaluator(
         self, rules: Rules, seat: int, call: int
@@ -239,29 +319,85 @@ class ExpertBot:
 
     # ------------------------------------------------------------------ calls
     def _call(self, observation: Observation, deadline: float) -> int:
-        from callbreak.bots.search.sampler import sample_worlds
+        """The call with the best expected points over sampled worlds, each played out by
+        the compiled heuristic policy once per candidate call."""
+        import numpy
+
+        from callbreak.bots.search.sampler import WorldSampler
 
         rules = observation.rules
-        outcomes: list[tuple[float, int]] = []
-        while not self._out_of_time(deadline, len(outcomes), self.call_worlds):
-            batch = sample_worlds(observation, 4, self._rng)
+        seat = observation.seat
+        guess = self._heuristic.call(observation)
+        lo = max(rules.min_call, guess - _CALL_SPREAD)
+        hi = min(rules.max_call, guess + _CALL_SPREAD)
+        playouts = _playouts(self.deterministic)
+        if playouts is None:
+            return guess
+        own_table = self._call_table(rules, lo, hi)
+        scores = _score_table(rules)
+        expected = numpy.zeros(hi - lo + 1)
+        done = 0
+        slowest = 0.0
+        sampler = WorldSampler(observation, sigma=self.call_sigma)
+        while not self._out_of_time(deadline, done, self.call_worlds * 4):
+            if not self.deterministic and time.perf_counter() + slowest > deadline:
+                break
+            started = time.perf_counter()
+            batch = sampler.draw(self._batch(playouts), self._rng)
             if not batch:
                 break
-            for world in batch:
-                outcomes.append((world.weight, self._playout(observation, world.hands)))
-                if self._out_of_time(deadline, len(outcomes), self.call_worlds):
-                    break
-        if not outcomes:
-            return self._heuristic.call(observation)
-        total_weight = sum(w for w, _ in outcomes) or 1.0
+            hands = numpy.array([w.hands for w in batch], numpy.int64)
+            calls = numpy.array([self._calls_in(observation, w.hands) for w in batch], numpy.int64)
+            out = numpy.zeros((len(batch), hi - lo + 1, 4), numpy.int64)
+            playouts.call_tricks(batch[0].rules, hands, batch[0].leader, calls, seat, lo, out)
+            weights = numpy.array([w.weight for w in batch])
+            rivals = self._objective(scores, calls[:, None, :], out, seat, own=False)
+            mine = own_table[numpy.arange(hi - lo + 1), out[:, :, seat]]
+            expected += weights @ (mine + rivals)
+            done += len(batch)
+            slowest = max(slowest, time.perf_counter() - started)
+        if not done:
+            return guess
+        return lo + int(numpy.argmax(expected))
 
-        def expected(call: int) -> float:
-            return sum(w * float(rules.score(call, won)) for w, won in outcomes) / total_weight
+    def _objective(self, table: Any, calls: Any, out: Any, seat: int, own: bool = True) -> Any:
+        """What a playout is worth to the seat: its points, less ``rivalry`` times the
+        others' mean points (``out[..., p]`` tricks by seat; ``calls[..., p]`` calls).
 
-        return max(range(rules.min_call, rules.max_call + 1), key=expected)
+        The arena's edge, and a match, are won against the others' points as much as
+        by one's own: setting a rival's call is worth as much as making one's own.
+        """
+        points = table[calls, out]
+        others = (points.sum(axis=-1) - points[..., seat]) / (out.shape[-1] - 1)
+        value = -self.rivalry * others
+        return value + points[..., seat] if own else value
 
-    def _playout(self, observation: Observation, hands: tuple[int, ...]) -> int:
-        """Tricks this seat takes when all four play the heuristic policy on ``hands``."""
-        deal = self._replayed(observation, hands)
-        self._finish_by_policy(deal)
-        return deal.tricks[observation.seat]
+    def _call_table(self, rules: Rules, lo: int, hi: int) -> Any:
+        """``table[k, t]``: the points of calling ``lo + k`` when the playouts give ``t``
+        tricks, with ``call_bias`` tricks added (interpolated between whole tricks)."""
+        import numpy
+
+        top = rules.hand_size
+        whole = int(self.call_bias // 1)
+        part = self.call_bias - whole
+        rows = []
+        for call in range(lo, hi + 1):
+            row = []
+            for won in range(top + 1):
+                below = float(rules.score(call, min(top, max(0, won + whole))))
+                above = float(rules.score(call, min(top, max(0, won + whole + 1))))
+                row.append((1 - part) * below + part * above)
+            rows.append(row)
+        return numpy.array(rows)
+
+    def _calls_in(self, observation: Observation, hands: tuple[int, ...]) -> list[int]:
+        """The calls made, and for seats still to call the heuristic's call for the hand
+        they hold in this world (the model of the other seats that the sampler uses too)."""
+        rules = observation.rules
+        out = []
+        for s, call in enumerate(observation.calls):
+            if call is None:
+                estimate = estimate_tricks(hands[s], rules.trump_suit)
+                call = max(rules.min_call, min(rules.max_call, int(estimate - 0.25 + 0.5)))
+            out.append(call)
+        return out

@@ -7,7 +7,7 @@ sampler weighs calls with ``heuristic.estimate_tricks``, imported when used);
 numba and numpy are optional and imported lazily by the solver.
 """
 
-from callbreak.bots.search.sampler import constraints, sample_hands, sample_worlds
+from callbreak.bots.search.sampler import WorldSampler, constraints, sample_hands, sample_worlds
 from callbreak.bots.search.solver import (
     NodeLimitExceeded,
     Solver,
@@ -24,6 +24,7 @@ __all__ = [
     "NodeLimitExceeded",
     "Solver",
     "World",
+    "WorldSampler",
     "can_reach",
     "constraints",
     "default_solver",

@@ -338,66 +338,86 @@ def sample_hands(
 ) -> list[list[int]]:
     """``count`` deals of the unseen cards that fit the public record: hands by seat (the
     observing seat's own hand included), uniform over the fitting deals (unweighted)."""
-    cons = constraints(observation) if cons is None else cons
-    others = [s for s in range(len(cons.counts)) if s != cons.seat]
-    branch_sets = [
-        list(product(*[(0, 1)] * len(cons.either_lacks[s]))) if cons.either_lacks[s] else [()]
-        for s in others
-    ]
-    dealers: list[tuple[_Dealer, tuple[tuple[int, ...], ...]]] = []
-    for choice in product(*branch_sets):
-        allowed = []
-        for s, picks in zip(others, choice, strict=True):
-            mask = cons.allowed[s]
-            for (a, b), pick in zip(cons.either_lacks[s], picks, strict=True):
-                mask &= ~(a if pick == 0 else b)
-            allowed.append(mask)
-        feasible = all(
-            need & mask
-            for s, mask in zip(others, allowed, strict=True)
-            for need in cons.must_hold[s]
-        )
-        dealer = _Dealer(others, [cons.counts[s] for s in others], allowed)
-        if feasible and dealer.total:
-            dealers.append((dealer, choice))
-    if not dealers:
-        # Cannot happen for a record the engine produced; keep bots playing if it does.
-        relaxed = [cons.unseen] * len(others)
-        dealers = [(_Dealer(others, [cons.counts[s] for s in others], relaxed), ())]
-        cons = Constraints(
-            cons.seat,
-            cons.hand,
-            cons.unseen,
-            cons.counts,
-            tuple(cons.unseen if s != cons.seat else cons.hand for s in range(len(cons.counts))),
-            tuple(() for _ in cons.counts),
-            tuple(() for _ in cons.counts),
-            cons.played_by,
-        )
-    totals = [d.total for d, _ in dealers]
-    results: list[list[int]] = []
-    while len(results) < count:
-        dealer, _ = dealers[_pick(totals, rng)] if len(dealers) > 1 else dealers[0]
-        hands = _draw(dealer, cons, others, rng)
-        if len(dealers) > 1:
-            # Uniform over a union of branches: keep with 1 / (branches this deal satisfies).
-            fits = sum(
-                1
-                for _, choice in dealers
-                if all(
-                    not hands[j] & (a if pick == 0 else b)
-                    for j, (s, picks) in enumerate(zip(others, choice, strict=True))
-                    for (a, b), pick in zip(cons.either_lacks[s], picks, strict=True)
-                )
+    return _HandSampler(constraints(observation) if cons is None else cons).draw(count, rng)
+
+
+class _HandSampler:
+    """Uniform deals for one set of constraints; the counting tables are built once.
+
+    The "holds no card of both" facts split the deals into branches, one dealer
+    each; a deal is drawn from a branch in proportion to its count and kept
+    with probability one over the branches it satisfies, which makes the union
+    uniform.
+    """
+
+    def __init__(self, cons: Constraints) -> None:
+        others = [s for s in range(len(cons.counts)) if s != cons.seat]
+        branch_sets = [
+            list(product(*[(0, 1)] * len(cons.either_lacks[s]))) if cons.either_lacks[s] else [()]
+            for s in others
+        ]
+        dealers: list[tuple[_Dealer, tuple[tuple[int, ...], ...]]] = []
+        for choice in product(*branch_sets):
+            allowed = []
+            for s, picks in zip(others, choice, strict=True):
+                mask = cons.allowed[s]
+                for (a, b), pick in zip(cons.either_lacks[s], picks, strict=True):
+                    mask &= ~(a if pick == 0 else b)
+                allowed.append(mask)
+            feasible = all(
+                need & mask
+                for s, mask in zip(others, allowed, strict=True)
+                for need in cons.must_hold[s]
             )
-            if rng.random() * fits >= 1:
-                continue
-        full = [0] * len(cons.counts)
-        full[cons.seat] = cons.hand
-        for s, hand in zip(others, hands, strict=True):
-            full[s] = hand
-        results.append(full)
-    return results
+            dealer = _Dealer(others, [cons.counts[s] for s in others], allowed)
+            if feasible and dealer.total:
+                dealers.append((dealer, choice))
+        if not dealers:
+            # Cannot happen for a record the engine produced; keep bots playing if it does.
+            relaxed = [cons.unseen] * len(others)
+            dealers = [(_Dealer(others, [cons.counts[s] for s in others], relaxed), ())]
+            cons = Constraints(
+                cons.seat,
+                cons.hand,
+                cons.unseen,
+                cons.counts,
+                tuple(
+                    cons.unseen if s != cons.seat else cons.hand for s in range(len(cons.counts))
+                ),
+                tuple(() for _ in cons.counts),
+                tuple(() for _ in cons.counts),
+                cons.played_by,
+            )
+        self.cons = cons
+        self.others = others
+        self.dealers = dealers
+        self.totals = [d.total for d, _ in dealers]
+
+    def draw(self, count: int, rng: random.Random) -> list[list[int]]:
+        cons, others, dealers = self.cons, self.others, self.dealers
+        results: list[list[int]] = []
+        while len(results) < count:
+            dealer, _ = dealers[_pick(self.totals, rng)] if len(dealers) > 1 else dealers[0]
+            hands = _draw(dealer, cons, others, rng)
+            if len(dealers) > 1:
+                # Uniform over a union of branches: keep with 1 / (branches this deal satisfies).
+                fits = sum(
+                    1
+                    for _, choice in dealers
+                    if all(
+                        not hands[j] & (a if pick == 0 else b)
+                        for j, (s, picks) in enumerate(zip(others, choice, strict=True))
+                        for (a, b), pick in zip(cons.either_lacks[s], picks, strict=True)
+                    )
+                )
+                if rng.random() * fits >= 1:
+                    continue
+            full = [0] * len(cons.counts)
+            full[cons.seat] = cons.hand
+            for s, hand in zip(others, hands, strict=True):
+                full[s] = hand
+            results.append(full)
+        return results
 
 
 def _pick(weights: Sequence[int], rng: random.Random) -> int:
@@ -498,24 +518,38 @@ def sample_worlds(
     product of ``call_likelihood`` terms in (0, 1] (``sigma`` their spread;
     ``None`` ignores calls).  Weights are not normalised, so worlds from
     several calls for the same observation can be pooled: weigh each by
-    ``weight`` and divide by the sum.
+    ``weight`` and divide by the sum.  To draw many times for one
+    observation, make a ``WorldSampler`` once instead.
     """
-    if count <= 0:
-        return []
-    cons = constraints(observation)
-    deals = sample_hands(observation, count, rng, cons)
-    return [
-        world_from_observation(
-            observation,
-            hands,
-            1.0 if sigma is None else call_weight(observation, hands, cons, sigma),
-        )
-        for hands in deals
-    ]
+    return WorldSampler(observation, sigma=sigma).draw(count, rng)
+
+
+class WorldSampler:
+    """``sample_worlds`` for one observation, drawn as often as wanted: the constraints
+    and the counting tables (most of the cost of a small draw) are built once."""
+
+    def __init__(self, observation: Observation, *, sigma: float | None = 1.5) -> None:
+        self.observation = observation
+        self.sigma = sigma
+        self._hands = _HandSampler(constraints(observation))
+
+    def draw(self, count: int, rng: random.Random) -> list[World]:
+        if count <= 0:
+            return []
+        observation, cons, sigma = self.observation, self._hands.cons, self.sigma
+        return [
+            world_from_observation(
+                observation,
+                hands,
+                1.0 if sigma is None else call_weight(observation, hands, cons, sigma),
+            )
+            for hands in self._hands.draw(count, rng)
+        ]
 
 
 __all__ = [
     "Constraints",
+    "WorldSampler",
     "call_likelihood",
     "call_weight",
     "constraints",

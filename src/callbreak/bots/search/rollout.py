@@ -1,0 +1,383 @@
+"""Fast policy playouts: the heuristic's rules of play, compiled, over sampled worlds.
+
+The expert needs thousands of playouts a decision where a full solve does not
+fit its budget: to choose a call (play each sampled world out once per
+candidate call) and to score cards early in a deal (play each candidate card,
+then the rest of the deal).  The heuristic bot in Python costs about a
+millisecond a deal, so the same rules are written here in the subset of
+Python that numba compiles, and built exactly as ``engine/kernel.py`` builds
+its kernel: the engine's own ``tricks.legal_mask`` and ``tricks.beats`` are
+jitted alongside, so a playout can never play an illegal card.
+
+The policy is the heuristic's (``bots.heuristic``): win tricks while the call
+is not made, with cards nobody still to play can beat when there are some;
+once it is made, duck with the highest card that still loses.  Unlike the
+heuristic it reads the sampled world's hands directly (who is void, who can
+still beat a card): inside one world, that is what card tracking converges to.
+Without numba the very same functions run as plain Python (for the tests).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from callbreak.cards import RANK_COUNT, SUIT_MASKS
+from callbreak.engine import tricks
+
+PLAYERS = 4
+
+
+@dataclass(frozen=True)
+class Rollouts:
+    """The entry points, compiled or not (see each function's docstring)."""
+
+    call_tricks: Callable[..., Any]
+    card_tricks: Callable[..., Any]
+    compiled: bool
+
+
+def _build(jit: Callable[[Any], Any]) -> Rollouts:
+    legal_mask = jit(tricks.legal_mask)
+    beats = jit(tricks.beats)
+
+    def top(mask: int) -> int:
+        card = 0
+        while mask > 1:
+            mask >>= 1
+            card += 1
+        return card
+
+    def low(mask: int) -> int:
+        return top(mask & -mask)
+
+    def count(mask: int) -> int:
+        n = 0
+        while mask:
+            mask &= mask - 1
+            n += 1
+        return n
+
+    top = jit(top)
+    low = jit(low)
+    count = jit(count)
+
+    def can_beat(hand: int, card: int, led: int, trump: int) -> bool:
+        follow = hand & SUIT_MASKS[led]
+        suit = card // RANK_COUNT
+        if follow:
+            return suit == led and (follow >> (card + 1)) != 0
+        if trump < 0:
+            return False
+        trumps = hand & SUIT_MASKS[trump]
+        if not trumps:
+            return False
+        return suit != trump or (trumps >> (card + 1)) != 0
+
+    can_beat = jit(can_beat)
+
+    def is_boss(card: int, alive: int) -> bool:
+        """No live card of its suit is higher."""
+        suit = card // RANK_COUNT
+        return (alive & SUIT_MASKS[suit]) >> (card + 1) == 0
+
+    is_boss = jit(is_boss)
+
+    def lead(hands: Any, seat: int, legal: int, need: int, trump: int) -> int:
+        alive = hands[0] | hands[1] | hands[2] | hands[3]
+        tmask = SUIT_MASKS[trump] if trump >= 0 else 0
+        side = legal & ~tmask
+        if need > 0:
+            best = -1
+            m = side
+            while m:
+                c = top(m)
+                m ^= 1 << c
+                if not is_boss(c, alive):
+                    continue
+                suit = c // RANK_COUNT
+                safe = True
+                for p in range(PLAYERS):
+                    if p != seat and not hands[p] & SUIT_MASKS[suit] and hands[p] & tmask:
+                        safe = False
+                if safe:
+                    best = c
+                    break
+            if best >= 0:
+                return best
+            m = legal & tmask
+            if m and is_boss(top(m), alive):
+                return top(m)
+            if side:
+                # low from the longest side suit: set up its winners, keep the trumps
+                best = -1
+                best_len = -1
+                for suit in range(4):
+                    held = side & SUIT_MASKS[suit]
+                    if held:
+                        n = count(hands[seat] & SUIT_MASKS[suit])
+                        shorter = low(held) % RANK_COUNT < best % RANK_COUNT
+                        if n > best_len or (n == best_len and shorter):
+                            best = low(held)
+                            best_len = n
+                return best
+            return low(legal)
+        # call made: lead the card least likely to win
+        pool = 0
+        m = side
+        while m:
+            c = top(m)
+            m ^= 1 << c
+            if not is_boss(c, alive):
+                pool |= 1 << c
+        if not pool:
+            pool = side if side else legal
+        best = -1
+        m = pool
+        while m:
+            c = low(m)
+            m ^= 1 << c
+            if best < 0 or c % RANK_COUNT < best % RANK_COUNT:
+                best = c
+        return best
+
+    lead = jit(lead)
+
+    def follow(
+        hands: Any, seat: int, legal: int, need: int, trump: int, led: int, win: int, later: int
+    ) -> int:
+        """``later`` is a bit mask of the seats still to play to this trick."""
+        tmask = SUIT_MASKS[trump] if trump >= 0 else 0
+        winners = 0
+        m = legal
+        while m:
+            c = low(m)
+            m ^= 1 << c
+            if beats(c, win, trump):
+                winners |= 1 << c
+        if need > 0 and winners:
+            if later == 0:
+                side = winners & ~tmask
+                return low(side) if side else low(winners)
+            safe = 0
+            m = winners
+            while m:
+                c = low(m)
+                m ^= 1 << c
+                held = True
+                for p in range(PLAYERS):
+                    if (later >> p) & 1 and can_beat(hands[p], c, led, trump):
+                        held = False
+                if held:
+                    safe |= 1 << c
+            if safe:
+                side = safe & ~tmask
+                return low(side) if side else low(safe)
+            side = winners & ~tmask
+            if not side:
+                return low(winners)
+            return top(side)
+        losers = legal & ~winners
+        if need <= 0:
+            if losers:
+                side = losers & ~tmask
+                pool = side if side else losers
+                best = -1
+                m = pool
+                while m:
+                    c = low(m)
+                    m ^= 1 << c
+                    if best < 0 or c % RANK_COUNT >= best % RANK_COUNT:
+                        best = c
+                return best
+            if later:
+                best = -1
+                m = winners
+                while m:
+                    c = low(m)
+                    m ^= 1 << c
+                    if best < 0 or c % RANK_COUNT < best % RANK_COUNT:
+                        best = c
+                return best
+            return top(winners)
+        # cannot win: the lowest side card, from the shortest suit on ties
+        pool = losers & ~tmask
+        if not pool:
+            pool = losers if losers else legal
+        best = -1
+        m = pool
+        while m:
+            c = low(m)
+            m ^= 1 << c
+            if best < 0:
+                best = c
+                continue
+            r = c % RANK_COUNT
+            rb = best % RANK_COUNT
+            if r < rb or (
+                r == rb
+                and count(hands[seat] & SUIT_MASKS[c // RANK_COUNT])
+                < count(hands[seat] & SUIT_MASKS[best // RANK_COUNT])
+            ):
+                best = c
+        return best
+
+    follow = jit(follow)
+
+    def play_out(
+        rules: Any,
+        hands: Any,
+        leader: int,
+        trick: Any,
+        ncards: int,
+        won: Any,
+        calls: Any,
+        trump_played: bool,
+        first_trick: bool,
+        seat: int,
+    ) -> int:
+        """Play from the trick in progress (``trick[:ncards]`` led by ``leader``) to the
+        end; ``hands`` and ``won`` are changed in place.  Returns ``seat``'s final tricks."""
+        trump = rules.trump
+        led = -1
+        win = -1
+        win_seat = -1
+        for i in range(ncards):
+            c = trick[i]
+            p = (leader + i) % PLAYERS
+            if i == 0:
+                led = c // RANK_COUNT
+                win = c
+                win_seat = p
+            elif beats(c, win, trump):
+                win = c
+                win_seat = p
+        n = ncards
+        while hands[0] | hands[1] | hands[2] | hands[3]:
+            while n < PLAYERS:
+                p = (leader + n) % PLAYERS
+                legal = legal_mask(rules, hands[p], led, win, first_trick, trump_played)
+                need = calls[p] - won[p]
+                if legal & (legal - 1) == 0:
+                    c = low(legal)
+                elif n == 0:
+                    c = lead(hands, p, legal, need, trump)
+                else:
+                    later = 0
+                    for k in range(n + 1, PLAYERS):
+                        later |= 1 << ((leader + k) % PLAYERS)
+                    c = follow(hands, p, legal, need, trump, led, win, later)
+                hands[p] ^= 1 << c
+                if c // RANK_COUNT == trump:
+                    trump_played = True
+                if n == 0:
+                    led = c // RANK_COUNT
+                    win = c
+                    win_seat = p
+                elif beats(c, win, trump):
+                    win = c
+                    win_seat = p
+                n += 1
+            won[win_seat] += 1
+            leader = win_seat
+            first_trick = False
+            n = 0
+            led = -1
+            win = -1
+        return int(won[seat])
+
+    play_out = jit(play_out)
+
+    def call_tricks(
+        rules: Any, worlds: Any, leader: int, calls: Any, seat: int, lo: int, out: Any
+    ) -> None:
+        """Deals played out from the first lead: ``worlds[i]`` holds the four hands,
+        ``calls[i]`` the four calls; ``out[i, k, p]`` gets seat ``p``'s tricks when
+        ``seat`` calls ``lo + k`` (the call changes how it plays: it ducks once it is made)."""
+        trick = worlds[0].copy()
+        hands = worlds[0].copy()
+        won = worlds[0].copy()
+        want = calls[0].copy()
+        for i in range(worlds.shape[0]):
+            for k in range(out.shape[1]):
+                for p in range(PLAYERS):
+                    hands[p] = worlds[i, p]
+                    won[p] = 0
+                    want[p] = calls[i, p]
+                want[seat] = lo + k
+                play_out(rules, hands, leader, trick, 0, won, want, False, True, seat)
+                for p in range(PLAYERS):
+                    out[i, k, p] = won[p]
+
+    def card_tricks(
+        rules: Any,
+        worlds: Any,
+        leader: int,
+        trick: Any,
+        ncards: int,
+        won0: Any,
+        calls: Any,
+        trump_played: bool,
+        first_trick: bool,
+        seat: int,
+        cards: Any,
+        out: Any,
+    ) -> None:
+        """Each of ``cards`` played by ``seat`` to the trick in progress in each world,
+        then the deal played out: ``out[i, j, p]`` gets seat ``p``'s final tricks."""
+        trump = rules.trump
+        hands = worlds[0].copy()
+        won = won0.copy()
+        now = trick.copy()
+        for i in range(worlds.shape[0]):
+            for j in range(cards.shape[0]):
+                for p in range(PLAYERS):
+                    hands[p] = worlds[i, p]
+                    won[p] = won0[p]
+                for k in range(ncards):
+                    now[k] = trick[k]
+                c = cards[j]
+                hands[seat] ^= 1 << c
+                now[ncards] = c
+                tp = trump_played or c // RANK_COUNT == trump
+                if ncards == PLAYERS - 1:
+                    # the card ends the trick: score it, then play on from the next lead
+                    w = now[0]
+                    ws = (seat + 1) % PLAYERS
+                    for k in range(1, PLAYERS):
+                        if beats(now[k], w, trump):
+                            w = now[k]
+                            ws = (seat + 1 + k) % PLAYERS
+                    won[ws] += 1
+                    play_out(rules, hands, ws, now, 0, won, calls, tp, False, seat)
+                else:
+                    play_out(
+                        rules, hands, leader, now, ncards + 1, won, calls, tp, first_trick, seat
+                    )
+                for p in range(PLAYERS):
+                    out[i, j, p] = won[p]
+
+    return Rollouts(jit(call_tricks), jit(card_tricks), compiled=jit is not _identity)
+
+
+def _identity(function: Any) -> Any:
+    return function
+
+
+_COMPILED: Rollouts | None = None
+
+
+def interpreted() -> Rollouts:
+    """The playouts as plain Python (numpy arrays in, same results as compiled)."""
+    return _build(_identity)
+
+
+def compiled() -> Rollouts:
+    """The playouts compiled by numba, once per process; ImportError without numba."""
+    global _COMPILED
+    if _COMPILED is None:
+        import numba
+
+        _COMPILED = _build(numba.njit(cache=False))
+    return _COMPILED

@@ -1,0 +1,109 @@
+"""The compiled policy playouts: complete, consistent deals, and compiled equal to interpreted."""
+
+from __future__ import annotations
+
+import random
+
+import numpy
+import pytest
+
+from callbreak import Rules
+from callbreak.bots.search import rollout
+from callbreak.bots.search.solver import numba_available
+from callbreak.cards import SUIT_MASKS
+from callbreak.engine.deal import play_rules, shuffled_hands
+from callbreak.engine.fast import PlayState, random_card
+
+OPTION_SETS: list[dict[str, object]] = [
+    {},
+    {"must_overtake": False},
+    {"must_trump": "always", "no_waste_trump": True},
+    {"must_trump": "never", "spades_broken": True},
+]
+
+
+def worlds(count: int, seed: int) -> numpy.ndarray:
+    rng = random.Random(seed)
+    return numpy.array([shuffled_hands(4, i % 4, rng) for i in range(count)], numpy.int64)
+
+
+def playouts() -> list[rollout.Rollouts]:
+    built = [rollout.interpreted()]
+    if numba_available():
+        built.append(rollout.compiled())
+    return built
+
+
+@pytest.mark.parametrize("options", OPTION_SETS)
+def test_call_playouts_share_out_every_trick(options: dict[str, object]) -> None:
+    rules = play_rules(Rules.preset("callbreak").replace(**options))
+    hands = worlds(12, 1)
+    calls = numpy.full((12, 4), 3, numpy.int64)
+    results = []
+    for built in playouts():
+        out = numpy.zeros((12, 4, 4), numpy.int64)
+        built.call_tricks(rules, hands, 0, calls, 2, 1, out)
+        assert (out.sum(axis=-1) == 13).all()
+        results.append(out)
+    for other in results[1:]:
+        assert (other == results[0]).all()
+
+
+def test_a_hand_of_every_spade_wins_every_trick_whatever_it_calls() -> None:
+    rules = play_rules(Rules.preset("callbreak"))
+    rest = worlds(1, 2)[0]
+    others = [int(h) & ~SUIT_MASKS[0] for h in rest]
+    pool = 0
+    for h in others:
+        pool |= h
+    # seat 0 takes all thirteen spades; the 39 other cards go round the others
+    cards = [c for c in range(52) if pool >> c & 1]
+    hands = [SUIT_MASKS[0], 0, 0, 0]
+    for i, card in enumerate(cards):
+        hands[1 + i % 3] |= 1 << card
+    out = numpy.zeros((1, 13, 4), numpy.int64)
+    playouts()[-1].call_tricks(
+        rules, numpy.array([hands], numpy.int64), 1, numpy.ones((1, 4), numpy.int64), 0, 1, out
+    )
+    assert (out[0, :, 0] == 13).all()
+
+
+@pytest.mark.parametrize("options", OPTION_SETS)
+def test_card_playouts_from_the_middle_of_a_trick(options: dict[str, object]) -> None:
+    """Deals played at random to some point, then each legal card of the seat to act
+    played out: the tricks already won stay won and the rest are all shared out."""
+    rules = play_rules(Rules.preset("callbreak").replace(**options))
+    rng = random.Random(3)
+    for trial in range(6):
+        state = PlayState(rules, shuffled_hands(4, trial % 4, rng), trial % 4)
+        for _ in range(rng.randrange(5, 40)):
+            state.play(random_card(state.legal(), rng.random()))
+        seat = state.to_act
+        legal = [c for c in range(52) if state.legal() >> c & 1]
+        trick = numpy.zeros(4, numpy.int64)
+        trick[: len(state.trick)] = state.trick
+        won = numpy.array(state.tricks, numpy.int64)
+        left = 13 - sum(state.tricks)
+        results = []
+        for built in playouts():
+            out = numpy.zeros((1, len(legal), 4), numpy.int64)
+            built.card_tricks(
+                rules,
+                numpy.array([state.hands], numpy.int64),
+                state.leader,
+                trick,
+                len(state.trick),
+                won,
+                numpy.array([3, 3, 3, 3], numpy.int64),
+                state.trump_played,
+                sum(state.tricks) == 0,
+                seat,
+                numpy.array(legal, numpy.int64),
+                out,
+            )
+            assert (out.sum(axis=-1) == 13).all()
+            assert (out.sum(axis=-1) - won.sum() == left).all()
+            assert (out >= won).all()
+            results.append(out)
+        for other in results[1:]:
+            assert (other == results[0]).all()
