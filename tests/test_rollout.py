@@ -7,10 +7,11 @@ import random
 import numpy
 import pytest
 
-from callbreak import Rules
+from callbreak import Deal, Rules
+from callbreak.bots import HeuristicBot
 from callbreak.bots.search import rollout
 from callbreak.bots.search.solver import numba_available
-from callbreak.cards import SUIT_MASKS
+from callbreak.cards import SUIT_MASKS, format_hand
 from callbreak.engine.deal import play_rules, shuffled_hands
 from callbreak.engine.fast import PlayState, random_card
 
@@ -42,7 +43,7 @@ def test_call_playouts_share_out_every_trick(options: dict[str, object]) -> None
     results = []
     for built in playouts():
         out = numpy.zeros((12, 4, 4), numpy.int64)
-        built.call_tricks(rules, hands, 0, calls, 2, 1, out)
+        built.call_tricks(rules, hands, 0, calls, numpy.zeros(4, numpy.int64), 2, 1, out)
         assert (out.sum(axis=-1) == 13).all()
         results.append(out)
     for other in results[1:]:
@@ -63,7 +64,14 @@ def test_a_hand_of_every_spade_wins_every_trick_whatever_it_calls() -> None:
         hands[1 + i % 3] |= 1 << card
     out = numpy.zeros((1, 13, 4), numpy.int64)
     playouts()[-1].call_tricks(
-        rules, numpy.array([hands], numpy.int64), 1, numpy.ones((1, 4), numpy.int64), 0, 1, out
+        rules,
+        numpy.array([hands], numpy.int64),
+        1,
+        numpy.ones((1, 4), numpy.int64),
+        numpy.zeros(4, numpy.int64),
+        0,
+        1,
+        out,
     )
     assert (out[0, :, 0] == 13).all()
 
@@ -97,6 +105,7 @@ def test_card_playouts_from_the_middle_of_a_trick(options: dict[str, object]) ->
                 numpy.array([3, 3, 3, 3], numpy.int64),
                 state.trump_played,
                 sum(state.tricks) == 0,
+                numpy.zeros(4, numpy.int64),
                 seat,
                 numpy.array(legal, numpy.int64),
                 out,
@@ -107,3 +116,36 @@ def test_card_playouts_from_the_middle_of_a_trick(options: dict[str, object]) ->
             results.append(out)
         for other in results[1:]:
             assert (other == results[0]).all()
+
+
+@pytest.mark.parametrize("options", OPTION_SETS)
+def test_playouts_play_exactly_as_four_heuristic_bots(options: dict[str, object]) -> None:
+    """The compiled policy is the heuristic, card for card: the same deal played by four
+    ``HeuristicBot``s through the engine ends with the same tricks for every seat."""
+    rules = Rules.preset("callbreak").replace(
+        misdeal="off", misdeal_no_spade=False, min_total_calls=None, **options
+    )
+    rng = random.Random(4)
+    bots = [HeuristicBot(seed=s) for s in range(4)]
+    built = playouts()
+    for trial in range(10):
+        dealer = trial % 4
+        hands = shuffled_hands(4, dealer, rng)
+        deal = Deal(rules, [format_hand(h) for h in hands], dealer=dealer)
+        leader = (dealer + 1) % 4
+        while deal.to_act is not None:
+            deal.act(bots[deal.to_act].act(deal.observation(deal.to_act)))
+        calls = numpy.array([deal.calls], numpy.int64)
+        for each in built:
+            out = numpy.zeros((1, 1, 4), numpy.int64)
+            each.call_tricks(
+                play_rules(rules),
+                numpy.array([hands], numpy.int64),
+                leader,
+                calls,
+                numpy.zeros(4, numpy.int64),
+                0,
+                int(calls[0, 0]),
+                out,
+            )
+            assert list(out[0, 0]) == list(deal.tricks), trial

@@ -30,6 +30,7 @@ from typing import Any
 
 from callbreak.bots.base import register_bot
 from callbreak.bots.heuristic import HeuristicBot, estimate_tricks
+from callbreak.bots.knowledge import read
 from callbreak.cards import CARD_NAMES, parse_card
 from callbreak.engine import Action, Observation
 from callbreak.rules import Rules
@@ -69,7 +70,8 @@ def _warm_solver() -> None:
     playouts = rollout.compiled()
     worlds = numpy.array([hands], numpy.int64)
     calls = numpy.ones((1, 4), numpy.int64)
-    playouts.call_tricks(rules, worlds, 0, calls, 0, 1, numpy.zeros((1, 1, 4), numpy.int64))
+    none = numpy.zeros(4, numpy.int64)
+    playouts.call_tricks(rules, worlds, 0, calls, none, 0, 1, numpy.zeros((1, 1, 4), numpy.int64))
     playouts.card_tricks(
         rules,
         worlds,
@@ -80,6 +82,7 @@ def _warm_solver() -> None:
         calls[0],
         False,
         False,
+        none,
         0,
         numpy.array([0], numpy.int64),
         numpy.zeros((1, 1, 4), numpy.int64),
@@ -254,6 +257,7 @@ class ExpertBot:
         trick[: len(played)] = played
         won = numpy.array(observation.tricks_won, numpy.int64)
         calls = numpy.array([c or 0 for c in observation.calls], numpy.int64)
+        voids = numpy.array(read(observation).voids, numpy.int64)
         points = numpy.zeros(len(legal))
         tricks = numpy.zeros(len(legal))
         done = 0
@@ -279,6 +283,7 @@ class ExpertBot:
                 calls,
                 world.trump_played,
                 world.first_trick,
+                voids,
                 seat,
                 cards,
                 out,
@@ -336,6 +341,7 @@ class ExpertBot:
         own_table = self._call_table(rules, lo, hi)
         scores = _score_table(rules)
         expected = numpy.zeros(hi - lo + 1)
+        voids = numpy.array(read(observation).voids, numpy.int64)
         done = 0
         slowest = 0.0
         sampler = WorldSampler(observation, sigma=self.call_sigma)
@@ -349,7 +355,9 @@ class ExpertBot:
             hands = numpy.array([w.hands for w in batch], numpy.int64)
             calls = numpy.array([self._calls_in(observation, w.hands) for w in batch], numpy.int64)
             out = numpy.zeros((len(batch), hi - lo + 1, 4), numpy.int64)
-            playouts.call_tricks(batch[0].rules, hands, batch[0].leader, calls, seat, lo, out)
+            playouts.call_tricks(
+                batch[0].rules, hands, batch[0].leader, calls, voids, seat, lo, out
+            )
             weights = numpy.array([w.weight for w in batch])
             rivals = self._objective(scores, calls[:, None, :], out, seat, own=False)
             mine = own_table[numpy.arange(hi - lo + 1), out[:, :, seat]]

@@ -9,11 +9,12 @@ Python that numba compiles, and built exactly as ``engine/kernel.py`` builds
 its kernel: the engine's own ``tricks.legal_mask`` and ``tricks.beats`` are
 jitted alongside, so a playout can never play an illegal card.
 
-The policy is the heuristic's (``bots.heuristic``): win tricks while the call
-is not made, with cards nobody still to play can beat when there are some;
-once it is made, duck with the highest card that still loses.  Unlike the
-heuristic it reads the sampled world's hands directly (who is void, who can
-still beat a card): inside one world, that is what card tracking converges to.
+The policy is the heuristic's (``bots.heuristic``), card for card: win tricks
+while the call is not made, with cards nobody still to play can beat when
+there are some; once it is made, duck with the highest card that still
+loses.  Each seat knows what the heuristic knows and no more: the cards it
+cannot see (the others' hands together) and the voids shown so far, so the
+playouts model the way heuristic players really play, not better.
 Without numba the very same functions run as plain Python (for the tests).
 """
 
@@ -25,6 +26,7 @@ from typing import Any
 
 from callbreak.cards import RANK_COUNT, SUIT_MASKS
 from callbreak.engine import tricks
+from callbreak.engine.tricks import ALWAYS
 
 PLAYERS = 4
 
@@ -63,51 +65,55 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
     low = jit(low)
     count = jit(count)
 
-    def can_beat(hand: int, card: int, led: int, trump: int) -> bool:
-        follow = hand & SUIT_MASKS[led]
-        suit = card // RANK_COUNT
-        if follow:
-            return suit == led and (follow >> (card + 1)) != 0
-        if trump < 0:
-            return False
-        trumps = hand & SUIT_MASKS[trump]
-        if not trumps:
-            return False
-        return suit != trump or (trumps >> (card + 1)) != 0
-
-    can_beat = jit(can_beat)
-
-    def is_boss(card: int, alive: int) -> bool:
-        """No live card of its suit is higher."""
-        suit = card // RANK_COUNT
-        return (alive & SUIT_MASKS[suit]) >> (card + 1) == 0
+    def is_boss(card: int, unseen: int) -> bool:
+        """No card the seat cannot see ranks above ``card`` in its suit."""
+        return (unseen & SUIT_MASKS[card // RANK_COUNT]) >> (card + 1) == 0
 
     is_boss = jit(is_boss)
 
-    def lead(hands: Any, seat: int, legal: int, need: int, trump: int) -> int:
-        alive = hands[0] | hands[1] | hands[2] | hands[3]
+    def holds(card: int, unseen: int, voids: Any, later: int, trump: int) -> bool:
+        """Whether ``card`` will still win once the seats in ``later`` (a bit mask) have
+        played, as far as the seat can tell: ``Knowledge.holds``."""
+        suit = card // RANK_COUNT
+        if (unseen & SUIT_MASKS[suit]) >> (card + 1):
+            if suit == trump:
+                return False
+            for p in range(PLAYERS):
+                if (later >> p) & 1 and not (voids[p] >> suit) & 1:
+                    return False
+        if suit == trump or trump < 0 or not unseen & SUIT_MASKS[trump]:
+            return True
+        shown = 0  # the later seats void in the suit
+        for p in range(PLAYERS):
+            if (later >> p) & 1 and (voids[p] >> suit) & 1:
+                shown += 1
+        return shown == 0
+
+    holds = jit(holds)
+
+    def lead(
+        hand: int, unseen: int, voids: Any, seat: int, legal: int, need: int, trump: int
+    ) -> int:
         tmask = SUIT_MASKS[trump] if trump >= 0 else 0
         side = legal & ~tmask
         if need > 0:
-            best = -1
+            trumps_out = unseen & tmask
             m = side
             while m:
                 c = top(m)
                 m ^= 1 << c
-                if not is_boss(c, alive):
+                if not is_boss(c, unseen):
                     continue
                 suit = c // RANK_COUNT
                 safe = True
-                for p in range(PLAYERS):
-                    if p != seat and not hands[p] & SUIT_MASKS[suit] and hands[p] & tmask:
-                        safe = False
+                if trumps_out:
+                    for p in range(PLAYERS):
+                        if p != seat and (voids[p] >> suit) & 1:
+                            safe = False
                 if safe:
-                    best = c
-                    break
-            if best >= 0:
-                return best
+                    return c
             m = legal & tmask
-            if m and is_boss(top(m), alive):
+            if m and is_boss(top(m), unseen):
                 return top(m)
             if side:
                 # low from the longest side suit: set up its winners, keep the trumps
@@ -116,9 +122,9 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
                 for suit in range(4):
                     held = side & SUIT_MASKS[suit]
                     if held:
-                        n = count(hands[seat] & SUIT_MASKS[suit])
-                        shorter = low(held) % RANK_COUNT < best % RANK_COUNT
-                        if n > best_len or (n == best_len and shorter):
+                        n = count(hand & SUIT_MASKS[suit])
+                        lower = low(held) % RANK_COUNT < best % RANK_COUNT
+                        if n > best_len or (n == best_len and lower):
                             best = low(held)
                             best_len = n
                 return best
@@ -129,7 +135,7 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
         while m:
             c = top(m)
             m ^= 1 << c
-            if not is_boss(c, alive):
+            if not is_boss(c, unseen):
                 pool |= 1 << c
         if not pool:
             pool = side if side else legal
@@ -145,7 +151,14 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
     lead = jit(lead)
 
     def follow(
-        hands: Any, seat: int, legal: int, need: int, trump: int, led: int, win: int, later: int
+        hand: int,
+        unseen: int,
+        voids: Any,
+        legal: int,
+        need: int,
+        trump: int,
+        win: int,
+        later: int,
     ) -> int:
         """``later`` is a bit mask of the seats still to play to this trick."""
         tmask = SUIT_MASKS[trump] if trump >= 0 else 0
@@ -165,11 +178,7 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
             while m:
                 c = low(m)
                 m ^= 1 << c
-                held = True
-                for p in range(PLAYERS):
-                    if (later >> p) & 1 and can_beat(hands[p], c, led, trump):
-                        held = False
-                if held:
+                if holds(c, unseen, voids, later, trump):
                     safe |= 1 << c
             if safe:
                 side = safe & ~tmask
@@ -188,7 +197,7 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
                 while m:
                     c = low(m)
                     m ^= 1 << c
-                    if best < 0 or c % RANK_COUNT >= best % RANK_COUNT:
+                    if best < 0 or c % RANK_COUNT > best % RANK_COUNT:
                         best = c
                 return best
             if later:
@@ -217,8 +226,8 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
             rb = best % RANK_COUNT
             if r < rb or (
                 r == rb
-                and count(hands[seat] & SUIT_MASKS[c // RANK_COUNT])
-                < count(hands[seat] & SUIT_MASKS[best // RANK_COUNT])
+                and count(hand & SUIT_MASKS[c // RANK_COUNT])
+                < count(hand & SUIT_MASKS[best // RANK_COUNT])
             ):
                 best = c
         return best
@@ -235,11 +244,14 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
         calls: Any,
         trump_played: bool,
         first_trick: bool,
+        voids: Any,
         seat: int,
     ) -> int:
         """Play from the trick in progress (``trick[:ncards]`` led by ``leader``) to the
-        end; ``hands`` and ``won`` are changed in place.  Returns ``seat``'s final tricks."""
+        end; ``hands``, ``won`` and the shown ``voids`` (4-bit suit sets by seat) are
+        changed in place.  Returns ``seat``'s final tricks."""
         trump = rules.trump
+        always = rules.must_trump == ALWAYS
         led = -1
         win = -1
         win_seat = -1
@@ -257,18 +269,25 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
         while hands[0] | hands[1] | hands[2] | hands[3]:
             while n < PLAYERS:
                 p = (leader + n) % PLAYERS
-                legal = legal_mask(rules, hands[p], led, win, first_trick, trump_played)
+                hand = hands[p]
+                legal = legal_mask(rules, hand, led, win, first_trick, trump_played)
                 need = calls[p] - won[p]
+                unseen = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hand
                 if legal & (legal - 1) == 0:
                     c = low(legal)
                 elif n == 0:
-                    c = lead(hands, p, legal, need, trump)
+                    c = lead(hand, unseen, voids, p, legal, need, trump)
                 else:
                     later = 0
                     for k in range(n + 1, PLAYERS):
                         later |= 1 << ((leader + k) % PLAYERS)
-                    c = follow(hands, p, legal, need, trump, led, win, later)
+                    c = follow(hand, unseen, voids, legal, need, trump, win, later)
                 hands[p] ^= 1 << c
+                suit = c // RANK_COUNT
+                if n > 0 and suit != led:
+                    voids[p] |= 1 << led
+                    if always and trump >= 0 and suit != trump:
+                        voids[p] |= 1 << trump
                 if c // RANK_COUNT == trump:
                     trump_played = True
                 if n == 0:
@@ -290,12 +309,14 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
     play_out = jit(play_out)
 
     def call_tricks(
-        rules: Any, worlds: Any, leader: int, calls: Any, seat: int, lo: int, out: Any
+        rules: Any, worlds: Any, leader: int, calls: Any, voids0: Any, seat: int, lo: int, out: Any
     ) -> None:
         """Deals played out from the first lead: ``worlds[i]`` holds the four hands,
         ``calls[i]`` the four calls; ``out[i, k, p]`` gets seat ``p``'s tricks when
-        ``seat`` calls ``lo + k`` (the call changes how it plays: it ducks once it is made)."""
+        ``seat`` calls ``lo + k`` (the call changes how it plays: it ducks once it is made).
+        ``voids0`` holds the voids known before the first lead (declared ones)."""
         trick = worlds[0].copy()
+        voids = voids0.copy()
         hands = worlds[0].copy()
         won = worlds[0].copy()
         want = calls[0].copy()
@@ -305,8 +326,9 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
                     hands[p] = worlds[i, p]
                     won[p] = 0
                     want[p] = calls[i, p]
+                    voids[p] = voids0[p]
                 want[seat] = lo + k
-                play_out(rules, hands, leader, trick, 0, won, want, False, True, seat)
+                play_out(rules, hands, leader, trick, 0, won, want, False, True, voids, seat)
                 for p in range(PLAYERS):
                     out[i, k, p] = won[p]
 
@@ -320,13 +342,16 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
         calls: Any,
         trump_played: bool,
         first_trick: bool,
+        voids0: Any,
         seat: int,
         cards: Any,
         out: Any,
     ) -> None:
         """Each of ``cards`` played by ``seat`` to the trick in progress in each world,
-        then the deal played out: ``out[i, j, p]`` gets seat ``p``'s final tricks."""
+        then the deal played out: ``out[i, j, p]`` gets seat ``p``'s final tricks.
+        ``voids0`` holds the voids the public record shows so far (4-bit suit sets)."""
         trump = rules.trump
+        voids = voids0.copy()
         hands = worlds[0].copy()
         won = won0.copy()
         now = trick.copy()
@@ -335,10 +360,15 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
                 for p in range(PLAYERS):
                     hands[p] = worlds[i, p]
                     won[p] = won0[p]
+                    voids[p] = voids0[p]
                 for k in range(ncards):
                     now[k] = trick[k]
                 c = cards[j]
                 hands[seat] ^= 1 << c
+                if ncards > 0 and c // RANK_COUNT != now[0] // RANK_COUNT:
+                    voids[seat] |= 1 << (now[0] // RANK_COUNT)
+                    if rules.must_trump == ALWAYS and trump >= 0 and c // RANK_COUNT != trump:
+                        voids[seat] |= 1 << trump
                 now[ncards] = c
                 tp = trump_played or c // RANK_COUNT == trump
                 if ncards == PLAYERS - 1:
@@ -350,10 +380,20 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
                             w = now[k]
                             ws = (seat + 1 + k) % PLAYERS
                     won[ws] += 1
-                    play_out(rules, hands, ws, now, 0, won, calls, tp, False, seat)
+                    play_out(rules, hands, ws, now, 0, won, calls, tp, False, voids, seat)
                 else:
                     play_out(
-                        rules, hands, leader, now, ncards + 1, won, calls, tp, first_trick, seat
+                        rules,
+                        hands,
+                        leader,
+                        now,
+                        ncards + 1,
+                        won,
+                        calls,
+                        tp,
+                        first_trick,
+                        voids,
+                        seat,
                     )
                 for p in range(PLAYERS):
                     out[i, j, p] = won[p]
