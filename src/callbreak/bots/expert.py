@@ -1,20 +1,30 @@
 """The expert: search under hidden information, inside a time budget.
 
 Cards: perfect-information Monte Carlo (PIMC).  Worlds consistent with the
-seat's observation are sampled (``search.sampler``), each is solved exactly one
-seat against three (``search.solver``), and every legal card is scored by the
-points it leads to *under the rules in force*: for ``at_least`` calls points
-grow with tricks, so the most tricks the card can force is what counts; for
-windowed success (Call Bridge) the solver is asked instead whether the card
-still forces a final count inside the window.  Scores are averaged with the
-sampler's weights; ties go to the card the heuristic would play.
+seat's observation are sampled (``search.sampler``).  In the last
+``solve_from`` tricks each is solved exactly one seat against three
+(``search.solver``), and every legal card is scored by the points it leads to
+*under the rules in force*: for ``at_least`` calls points grow with tricks,
+so the most tricks the card can force is what counts; for windowed success
+(Call Bridge) the solver is asked instead whether the card still forces a
+final count inside the window.  Earlier, where a solve does not fit the
+budget, each card is played in each world and the deal finished by the
+compiled heuristic policy (``search.rollout``) for all four seats; a playout
+is worth the seat's points less ``rivalry`` times the others' mean points,
+since a rival's failed call counts as much as one's own made one.  Scores
+are averaged with the sampler's weights; ties go to the card the heuristic
+would play.
 
-Calls: by simulation.  Sampled worlds are played out by the heuristic policy
-(the solver's one-against-three values are far too pessimistic for a call),
-and the call with the best expected points under the rules is chosen.
+Calls: by simulation.  Sampled worlds (the earlier calls weigh them) are
+played out by the same policy once per candidate call, the seats still to
+call calling as the heuristic would with the hand they hold there; the call
+with the best expected value, as above, is chosen.  (The solver's
+one-against-three values are far too pessimistic for a call.)
 
-The budget is per decision; sampling and solving stop at 85% of it so the
-answer is always in time.  ``deterministic=1`` replaces the clock by fixed
+The budget is per decision; sampling, playouts and solving stop at 85% of it
+so the answer is always in time.  The one-off numba compile happens in the
+background (the heuristic answers meanwhile) or in ``warm_up``, which the
+arena calls before a game.  ``deterministic=1`` replaces the clock by fixed
 world counts, for reproducible experiments.
 """
 
@@ -220,18 +230,23 @@ class ExpertBot:
         points = dict.fromkeys(legal, 0.0)
         tricks = dict.fromkeys(legal, 0.0)
         solved = 0
+        slowest = 0.0
         sampler = WorldSampler(observation, sigma=self.call_sigma)
         while not self._out_of_time(deadline, solved, self.worlds):
             batch = sampler.draw(4, self._rng)
             if not batch:
                 break
             for world in batch:
+                started = time.perf_counter()
+                if not self.deterministic and started + slowest > deadline:
+                    return (points, tricks) if solved else (None, None)
                 values = self._solver.move_values(world, seat)
                 scored = evaluate(world, values)
                 for card in legal:
                     points[card] += world.weight * scored[card]
                     tricks[card] += world.weight * values[card]
                 solved += 1
+                slowest = max(slowest, time.perf_counter() - started)
                 if self._out_of_time(deadline, solved, self.worlds):
                     break
         return (points, tricks) if solved else (None, None)
