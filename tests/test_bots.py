@@ -144,3 +144,22 @@ def test_expert_scores_each_window_rule() -> None:
         assert action in observation.legal
         match.act(action)
     assert match.winners
+
+
+def test_warm_up_calls_a_bots_own_preparation_and_skips_bots_without_one() -> None:
+    from callbreak.bots import warm_up
+
+    class Preparing:
+        name = "preparing"
+        prepared = 0
+
+        def act(self, observation: object) -> str:
+            raise AssertionError("not asked to act")
+
+        def warm_up(self) -> None:
+            self.prepared += 1
+
+    bot = Preparing()
+    warm_up(bot)
+    assert bot.prepared == 1
+    warm_up(make_bot("heuristic"))  # has none: nothing happens, nothing fails

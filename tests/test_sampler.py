@@ -18,6 +18,7 @@ import pytest
 
 from callbreak import Match, Rules
 from callbreak.bots.search.sampler import (
+    WorldSampler,
     call_likelihood,
     constraints,
     sample_hands,
@@ -229,3 +230,20 @@ def test_sampling_is_reproducible() -> None:
     second = sample_worlds(observation, 5, random.Random(1))
     assert [w.hands for w in first] == [w.hands for w in second]
     assert [w.weight for w in first] == [w.weight for w in second]
+
+
+def test_a_world_sampler_draws_as_sample_worlds_does() -> None:
+    """Drawing in batches from one ``WorldSampler`` is the same as one ``sample_worlds``
+    call with the same random stream, and every world fits the record."""
+    rules = Rules.preset("callbreak")
+    rng = random.Random(12)
+    for _ in range(5):
+        observation, _ = random_observation(rules, rng)
+        whole = sample_worlds(observation, 6, random.Random(3))
+        sampler = WorldSampler(observation)
+        stream = random.Random(3)
+        batches = sampler.draw(2, stream) + sampler.draw(4, stream)
+        assert [w.hands for w in batches] == [w.hands for w in whole]
+        assert [w.weight for w in batches] == [w.weight for w in whole]
+        for world in batches:
+            check_world(observation, world.hands)

@@ -64,7 +64,7 @@ def _warm_solver() -> None:
     global _solver, _playouts_ready
     import numpy
 
-    from callbreak.bots.search import rollout
+    from callbreak.bots.search import rollout, sampler  # noqa: F401  (imported off the clock)
     from callbreak.bots.search.solver import Solver
     from callbreak.bots.search.world import World
     from callbreak.engine.deal import play_rules
