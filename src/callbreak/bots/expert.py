@@ -110,14 +110,9 @@ def _warm_solver() -> None:
 @functools.lru_cache(maxsize=16)
 def _score_table(rules: Rules) -> Any:
     """``table[call, won]``: points as a float, for every call allowed (other rows 0)."""
-    import numpy
+    from callbreak.engine.kernel import score_table
 
-    size = rules.hand_size + 1
-    table = numpy.zeros((size, size))
-    for call in range(rules.min_call, rules.max_call + 1):
-        for won in range(size):
-            table[call, won] = float(rules.score(call, won))
-    return table
+    return score_table(rules) / 10
 
 
 def _playouts(wait: bool) -> Any:
@@ -400,18 +395,13 @@ class ExpertBot:
         tricks, with ``call_bias`` tricks added (interpolated between whole tricks)."""
         import numpy
 
-        top = rules.hand_size
+        rows = _score_table(rules)[lo : hi + 1]
         whole = int(self.call_bias // 1)
         part = self.call_bias - whole
-        rows = []
-        for call in range(lo, hi + 1):
-            row = []
-            for won in range(top + 1):
-                below = float(rules.score(call, min(top, max(0, won + whole))))
-                above = float(rules.score(call, min(top, max(0, won + whole + 1))))
-                row.append((1 - part) * below + part * above)
-            rows.append(row)
-        return numpy.array(rows)
+        won = numpy.arange(rules.hand_size + 1) + whole
+        below = rows[:, numpy.clip(won, 0, rules.hand_size)]
+        above = rows[:, numpy.clip(won + 1, 0, rules.hand_size)]
+        return (1 - part) * below + part * above
 
     def _calls_in(self, observation: Observation, hands: tuple[int, ...]) -> list[int]:
         """The calls made, and for seats still to call the heuristic's call for the hand

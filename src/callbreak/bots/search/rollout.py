@@ -20,10 +20,12 @@ Without numba the very same functions run as plain Python (for the tests).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from callbreak.bots.search import _core
 from callbreak.cards import RANK_COUNT, SUIT_MASKS
 from callbreak.engine import tricks
 from callbreak.engine.tricks import ALWAYS
@@ -44,26 +46,36 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
     legal_mask = jit(tricks.legal_mask)
     beats = jit(tricks.beats)
 
-    def top(mask: int) -> int:
-        card = 0
-        while mask > 1:
-            mask >>= 1
-            card += 1
-        return card
+    top: Callable[[int], int] = jit(_core.top_card)
+    count: Callable[[int], int] = jit(_core.popcount)
 
     def low(mask: int) -> int:
         return top(mask & -mask)
 
-    def count(mask: int) -> int:
-        n = 0
-        while mask:
-            mask &= mask - 1
-            n += 1
-        return n
-
-    top = jit(top)
     low = jit(low)
-    count = jit(count)
+
+    def lowest_rank(mask: int) -> int:
+        """The card of lowest rank in a non-empty ``mask`` (the first suit's on ties)."""
+        best = -1
+        while mask:
+            c = low(mask)
+            mask ^= 1 << c
+            if best < 0 or c % RANK_COUNT < best % RANK_COUNT:
+                best = c
+        return best
+
+    def highest_rank(mask: int) -> int:
+        """The card of highest rank in a non-empty ``mask`` (the first suit's on ties)."""
+        best = -1
+        while mask:
+            c = low(mask)
+            mask ^= 1 << c
+            if best < 0 or c % RANK_COUNT > best % RANK_COUNT:
+                best = c
+        return best
+
+    lowest_rank = jit(lowest_rank)
+    highest_rank = jit(highest_rank)
 
     def is_boss(card: int, unseen: int) -> bool:
         """No card the seat cannot see ranks above ``card`` in its suit."""
@@ -139,14 +151,7 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
                 pool |= 1 << c
         if not pool:
             pool = side if side else legal
-        best = -1
-        m = pool
-        while m:
-            c = low(m)
-            m ^= 1 << c
-            if best < 0 or c % RANK_COUNT < best % RANK_COUNT:
-                best = c
-        return best
+        return lowest_rank(pool)
 
     lead = jit(lead)
 
@@ -191,25 +196,8 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
         if need <= 0:
             if losers:
                 side = losers & ~tmask
-                pool = side if side else losers
-                best = -1
-                m = pool
-                while m:
-                    c = low(m)
-                    m ^= 1 << c
-                    if best < 0 or c % RANK_COUNT > best % RANK_COUNT:
-                        best = c
-                return best
-            if later:
-                best = -1
-                m = winners
-                while m:
-                    c = low(m)
-                    m ^= 1 << c
-                    if best < 0 or c % RANK_COUNT < best % RANK_COUNT:
-                        best = c
-                return best
-            return top(winners)
+                return highest_rank(side if side else losers)
+            return lowest_rank(winners) if later else top(winners)
         # cannot win: the lowest side card, from the shortest suit on ties
         pool = losers & ~tmask
         if not pool:
@@ -408,6 +396,7 @@ def _identity(function: Any) -> Any:
 _COMPILED: Rollouts | None = None
 
 
+@functools.cache
 def interpreted() -> Rollouts:
     """The playouts as plain Python (numpy arrays in, same results as compiled)."""
     return _build(_identity)
