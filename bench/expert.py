@@ -2,10 +2,11 @@
 
 Plays ``--deals`` deal sets (each in all four rotations) of the expert against
 three heuristics in this one process, after the expert's one-off warm-up (the
-numba compile, which the arena also does before a game's first decision), and
-prints the expert's decision times: p50, p99 and the slowest, how many went
-over the budget and over the budget plus 10%, and the process's peak resident
-memory (the solver's table, numba and the sampler included).
+numba compile, which the arena also does before a game's first decision).
+Prints the speed of the compiled policy playouts, then the expert's decision
+times: p50, p99 and the slowest, how many went over the budget and over the
+budget plus 10%, and the process's peak resident memory (the solver's table,
+numba and the sampler included).
 
     python bench/expert.py [--budget-ms 1000] [--deals 3] [--rules callbreak] [--seed 1]
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import platform
+import random
 import resource
 import statistics
 import sys
@@ -22,6 +24,26 @@ import time
 from callbreak.arena.play import ArenaConfig, ChunkTask, play_chunk
 from callbreak.bots import make_bot, warm_up
 from callbreak.rules import Rules
+
+
+def playout_speed(rules: Rules, deals: int = 2000, seed: int = 1) -> float:
+    """Microseconds per whole-deal playout of the compiled heuristic policy."""
+    import numpy
+
+    from callbreak.bots.search import rollout
+    from callbreak.engine.deal import play_rules, shuffled_hands
+
+    fast = play_rules(rules)
+    rng = random.Random(seed)
+    worlds = numpy.array([shuffled_hands(4, i % 4, rng) for i in range(deals)], numpy.int64)
+    calls = numpy.full((deals, 4), 3, numpy.int64)
+    voids = numpy.zeros(4, numpy.int64)
+    out = numpy.zeros((deals, 1, 4), numpy.int64)
+    playouts = rollout.compiled()
+    playouts.call_tricks(fast, worlds[:1], 0, calls[:1], voids, 0, 3, out[:1])  # compiled
+    started = time.perf_counter()
+    playouts.call_tricks(fast, worlds, 0, calls, voids, 0, 3, out)
+    return (time.perf_counter() - started) / deals * 1e6
 
 
 def main() -> None:
@@ -38,6 +60,7 @@ def main() -> None:
     warm_up(make_bot(spec))
     print(f"warm-up (numba compile): {time.perf_counter() - started:.1f} s", file=sys.stderr)
 
+    print(f"policy playouts: {playout_speed(rules):.1f} µs a deal")
     config = ArenaConfig(
         rules, (spec, "heuristic", "heuristic", "heuristic"), args.deals, args.seed
     )
