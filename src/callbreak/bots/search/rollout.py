@@ -257,10 +257,10 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
         while hands[0] | hands[1] | hands[2] | hands[3]:
             while n < PLAYERS:
                 p = (leader + n) % PLAYERS
-                hand = hands[p]
+                hand = int(hands[p])  # a plain int when interpreted: 64-bit tricks stay quiet
                 legal = legal_mask(rules, hand, led, win, first_trick, trump_played)
                 need = calls[p] - won[p]
-                unseen = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hand
+                unseen = int(hands[0] | hands[1] | hands[2] | hands[3]) & ~hand
                 if legal & (legal - 1) == 0:
                     c = low(legal)
                 elif n == 0:
