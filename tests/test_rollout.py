@@ -11,7 +11,7 @@ from callbreak import Deal, Rules
 from callbreak.bots import HeuristicBot
 from callbreak.bots.search import rollout
 from callbreak.bots.search.solver import numba_available
-from callbreak.cards import SUIT_MASKS, format_hand
+from callbreak.cards import SUIT_MASKS, format_hand, parse_card
 from callbreak.engine.deal import play_rules, shuffled_hands
 from callbreak.engine.fast import PlayState, random_card
 
@@ -149,3 +149,60 @@ def test_playouts_play_exactly_as_four_heuristic_bots(options: dict[str, object]
                 out,
             )
             assert list(out[0, 0]) == list(deal.tricks), trial
+
+
+@pytest.mark.parametrize("options", OPTION_SETS)
+def test_surprises_count_exactly_the_cards_the_heuristic_would_not_have_played(
+    options: dict[str, object],
+) -> None:
+    """Seat 2 plays at random, the others as the heuristic: replayed with the real hands,
+    the count is the number of seat 2's cards a ``HeuristicBot`` would have played
+    otherwise (asked at the time), and every other seat's play is no surprise."""
+    rules = Rules.preset("callbreak").replace(
+        misdeal="off", misdeal_no_spade=False, min_total_calls=None, **options
+    )
+    rng = random.Random(6)
+    bots = [HeuristicBot(seed=s) for s in range(4)]
+    built = playouts()
+    seen = 0
+    for trial in range(8):
+        dealer = trial % 4
+        hands = shuffled_hands(4, dealer, rng)
+        deal = Deal(rules, [format_hand(h) for h in hands], dealer=dealer)
+        stop = rng.randrange(8, 52)
+        deviations = 0
+        history: list[int] = []
+        while deal.to_act is not None and len(history) < stop:
+            seat = deal.to_act
+            observation = deal.observation(seat)
+            action = bots[seat].act(observation)
+            if deal.phase == "play" and seat == 2:
+                card = rng.choice(observation.legal)
+                deviations += card != action
+                action = card
+            if deal.phase == "play":
+                history.append(parse_card(str(action)))
+            deal.act(action)
+        now = numpy.array([list(deal.hands)], numpy.int64)
+        played_by = numpy.array([h & ~int(n) for h, n in zip(hands, now[0], strict=True)])
+        sequence = numpy.zeros(52, numpy.int64)
+        sequence[: len(history)] = history
+        calls = numpy.array(deal.calls, numpy.int64)
+        for each in built:
+            for observer, expected in ((0, deviations), (2, 0)):
+                out = numpy.zeros(1, numpy.int64)
+                each.surprises(
+                    play_rules(rules),
+                    now,
+                    played_by,
+                    sequence,
+                    len(history),
+                    (dealer + 1) % 4,
+                    calls,
+                    numpy.zeros(4, numpy.int64),
+                    observer,
+                    out,
+                )
+                assert out[0] == expected, (trial, observer)
+        seen += deviations
+    assert seen > 8  # the random seat did stray from the policy

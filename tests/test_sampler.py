@@ -14,16 +14,20 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
+import numpy
 import pytest
 
 from callbreak import Match, Rules
+from callbreak.bots.search import belief
 from callbreak.bots.search.sampler import (
     WorldSampler,
     call_likelihood,
+    call_weight,
     constraints,
     sample_hands,
     sample_worlds,
 )
+from callbreak.bots.search.solver import numba_available
 from callbreak.bots.search.world import World, world_from_observation
 from callbreak.cards import FULL_DECK, RANK_COUNT, RANKS, SUIT_MASKS, SUITS, parse_card
 from callbreak.engine import Observation
@@ -232,18 +236,153 @@ def test_sampling_is_reproducible() -> None:
     assert [w.weight for w in first] == [w.weight for w in second]
 
 
-def test_a_world_sampler_draws_as_sample_worlds_does() -> None:
-    """Drawing in batches from one ``WorldSampler`` is the same as one ``sample_worlds``
-    call with the same random stream, and every world fits the record."""
+def test_a_world_sampler_draws_reproducibly_and_within_the_record() -> None:
+    """Batches drawn from a ``WorldSampler`` with the same random stream are the same,
+    with and without weighing the play, and every world fits the record."""
     rules = Rules.preset("callbreak")
     rng = random.Random(12)
     for _ in range(5):
         observation, _ = random_observation(rules, rng)
-        whole = sample_worlds(observation, 6, random.Random(3))
-        sampler = WorldSampler(observation)
-        stream = random.Random(3)
-        batches = sampler.draw(2, stream) + sampler.draw(4, stream)
-        assert [w.hands for w in batches] == [w.hands for w in whole]
-        assert [w.weight for w in batches] == [w.weight for w in whole]
-        for world in batches:
+        for surprise in (None, 0.2):
+            runs = []
+            for _ in range(2):
+                sampler = WorldSampler(observation, surprise=surprise)
+                stream = random.Random(3)
+                runs.append(sampler.draw(2, stream) + sampler.draw(4, stream))
+            assert [w.hands for w in runs[0]] == [w.hands for w in runs[1]]
+            assert [w.weight for w in runs[0]] == [w.weight for w in runs[1]]
+            for world in runs[0]:
+                check_world(observation, world.hands)
+
+
+needs_numba = pytest.mark.skipif(not numba_available(), reason="numba is not installed")
+
+
+def fast_plan(observation: Observation) -> tuple[belief.DealPlan, int]:
+    """The compiled path's deal plan for an observation (and its number of needs)."""
+    sampler = WorldSampler(observation)
+    fast = sampler._fast
+    assert fast is not None
+    return fast.plan, fast.nneeds
+
+
+def kernel_deals(
+    kernels: belief.Kernels, plan: belief.DealPlan, nneeds: int, n: int
+) -> list[list[int]]:
+    out = numpy.zeros((n, 3), numpy.int64)
+    filled = kernels.deal(
+        plan.cards,
+        plan.starts,
+        plan.begin,
+        plan.end,
+        plan.prev,
+        plan.split,
+        plan.cum,
+        plan.final,
+        plan.needs_seat,
+        plan.needs_mask,
+        nneeds,
+        200,
+        12345,
+        out,
+    )
+    assert filled == n
+    return out.tolist()
+
+
+@needs_numba
+@pytest.mark.parametrize(("preset", "options"), OPTION_SETS)
+def test_compiled_deals_fit_the_record_and_equal_the_plain_ones(
+    preset: str, options: dict[str, object]
+) -> None:
+    rules = Rules.preset(preset).replace(**options)
+    rng = random.Random(hash((preset, tuple(sorted(options)), 1)) & 0xFFFF)
+    for _ in range(15):
+        observation, _ = random_observation(rules, rng)
+        if len(WorldSampler(observation)._hands.dealers) != 1:
+            continue  # an either-or: the plain sampler's job
+        plan, nneeds = fast_plan(observation)
+        compiled = kernel_deals(belief.compiled(), plan, nneeds, 20)
+        assert compiled == kernel_deals(belief.interpreted(), plan, nneeds, 4) + compiled[4:]
+        for world in WorldSampler(observation, surprise=0.3).draw(12, rng):
             check_world(observation, world.hands)
+
+
+@needs_numba
+def test_compiled_deals_are_uniform_over_small_endings() -> None:
+    """Like the plain sampler: every fitting deal about equally often."""
+    rules = Rules.preset("callbreak").replace(misdeal="off")
+    rng = random.Random(2)
+    checked = 0
+    while checked < 3:
+        observation, real = random_observation(rules, rng)
+        if observation.trick_number < 11:
+            continue
+        sampler = WorldSampler(observation, sigma=None)
+        assert sampler._fast is not None
+        counts = Counter(w.hands for w in sampler.draw(3000, rng))
+        assert tuple(real) in counts
+        expected = 3000 / len(counts)
+        if len(counts) > 1:
+            assert min(counts.values()) > expected * 0.6
+            assert max(counts.values()) < expected * 1.4
+        checked += 1
+
+
+@needs_numba
+def test_compiled_deals_have_the_plain_sampler_s_card_frequencies() -> None:
+    """Mid-deal, with voids and overtaking facts: how often each unseen card lies with
+    each seat is the same, within noise, for the compiled and the plain deals."""
+    rules = Rules.preset("callbreak")
+    rng = random.Random(21)
+    checked = 0
+    while checked < 3:
+        observation, _ = random_observation(rules, rng)
+        if not 3 <= observation.trick_number <= 9:
+            continue
+        sampler = WorldSampler(observation, sigma=None)
+        fast = [w.hands for w in sampler.draw(4000, rng)]
+        plain = sample_hands(observation, 4000, rng)
+        for seat in range(4):
+            for card in range(52):
+                a = sum(h[seat] >> card & 1 for h in fast) / 4000
+                b = sum(h[seat] >> card & 1 for h in plain) / 4000
+                assert abs(a - b) < 0.05, (seat, card, a, b)
+        checked += 1
+
+
+@needs_numba
+def test_compiled_call_weights_equal_the_plain_ones() -> None:
+    rules = Rules.preset("callbreak")
+    rng = random.Random(8)
+    for _ in range(10):
+        observation, _ = random_observation(rules, rng)
+        sampler = WorldSampler(observation, sigma=0.9)
+        cons = constraints(observation)
+        for world in sampler.draw(5, rng):
+            assert world.weight == pytest.approx(
+                call_weight(observation, world.hands, cons, 0.9), rel=1e-9
+            )
+
+
+def test_weighing_the_play_favours_worlds_that_explain_it() -> None:
+    """Four heuristic players: the worlds drawn with ``surprise`` explain their play
+    far better (fewer cards the heuristic would not have played) than uniform ones."""
+    from callbreak.bots import HeuristicBot
+
+    rules = Rules.preset("callbreak").replace(misdeal="off")
+    rng = random.Random(4)
+    bots = [HeuristicBot(seed=s) for s in range(4)]
+    match = Match(rules, seed=7)
+    while not (match.phase == "play" and match.deal.trick_number >= 6):
+        match.act(bots[match.to_act or 0].act(match.observation(match.to_act or 0)))
+    observation = match.observation(match.to_act or 0)
+    weighed = WorldSampler(observation, sigma=None, surprise=0.05)
+    assert weighed._replay is not None
+    uniform = WorldSampler(observation, sigma=None).draw(200, rng)
+    chosen = weighed.draw(200, rng)
+    for world in chosen:
+        check_world(observation, world.hands)
+    plain = sum(weighed._replay.surprises([list(w.hands) for w in uniform])) / 200
+    better = sum(weighed._replay.surprises([list(w.hands) for w in chosen])) / 200
+    assert better < plain / 2

@@ -64,7 +64,7 @@ def _warm_solver() -> None:
     global _solver, _playouts_ready
     import numpy
 
-    from callbreak.bots.search import rollout, sampler  # noqa: F401  (imported off the clock)
+    from callbreak.bots.search import rollout, sampler
     from callbreak.bots.search.solver import Solver
     from callbreak.bots.search.world import World
     from callbreak.engine.deal import play_rules
@@ -97,6 +97,14 @@ def _warm_solver() -> None:
         numpy.array([0], numpy.int64),
         numpy.zeros((1, 1, 4), numpy.int64),
     )
+    # The sampler's compiled deals and weights: a short deal played to its second trick.
+    from callbreak import Match
+
+    match = Match(Rules.preset("callbreak").replace(misdeal="off"), seed=0)
+    while match.phase != "play" or match.deal.trick_number < 1:
+        match.act(3 if match.phase == "call" else match.legal()[0])
+    observation = match.observation(match.to_act or 0)
+    sampler.WorldSampler(observation, sigma=1.0, surprise=0.5).draw(2, random.Random(0))
     _solver = solver
     _playouts_ready = playouts
     # numba leaves tens of thousands of objects behind; a full collection that walks them
@@ -152,6 +160,7 @@ class ExpertBot:
         call_bias: float = 0.0,
         rivalry: float = 1.0,
         call_sigma: float = 1.5,
+        surprise: float = 1.0,
         deterministic: int = 0,
     ) -> None:
         if budget_ms <= 0:
@@ -168,6 +177,11 @@ class ExpertBot:
         """How far from the hand's estimate the sampler expects another seat's call to be."""
         self.rivalry = rivalry
         """Weight of the others' mean points against the seat's own, in the playouts."""
+        if not 0 < surprise <= 1:
+            raise ValueError("surprise is a likelihood factor: more than 0, at most 1")
+        self.surprise = surprise
+        """Weight factor of a sampled world per card of the others' play that the heuristic
+        would not have played there (1: the play so far says nothing about the hands)."""
         self.deterministic = bool(deterministic)
         self._rng = random.Random(seed)
         self._heuristic = HeuristicBot(seed=seed)
@@ -226,7 +240,7 @@ class ExpertBot:
         tricks = dict.fromkeys(legal, 0.0)
         solved = 0
         slowest = 0.0
-        sampler = WorldSampler(observation, sigma=self.call_sigma)
+        sampler = WorldSampler(observation, sigma=self.call_sigma, surprise=self.surprise)
         while not self._out_of_time(deadline, solved, self.worlds):
             batch = sampler.draw(4, self._rng)
             if not batch:
@@ -272,7 +286,7 @@ class ExpertBot:
         tricks = numpy.zeros(len(legal))
         done = 0
         slowest = 0.0
-        sampler = WorldSampler(observation, sigma=self.call_sigma)
+        sampler = WorldSampler(observation, sigma=self.call_sigma, surprise=self.surprise)
         while not self._out_of_time(deadline, done, self.worlds * 4):
             if not self.deterministic and time.perf_counter() + slowest > deadline:
                 break  # the next batch would not finish in time

@@ -12,7 +12,8 @@ import random
 
 from callbreak.bots.base import register_bot
 from callbreak.bots.knowledge import Knowledge, read
-from callbreak.cards import CARD_NAMES, RANK_COUNT, SUIT_MASKS, iter_cards, parse_card
+from callbreak.bots.search._core import popcount
+from callbreak.cards import CARD_NAMES, RANK_COUNT, SUIT_MASKS, parse_card
 from callbreak.engine import Action, Observation
 from callbreak.engine.tricks import beats
 
@@ -20,42 +21,50 @@ ACE, KING, QUEEN, JACK = 12, 11, 10, 9
 
 
 def estimate_tricks(hand: int, trump: int) -> float:
-    """Tricks a hand should take: top cards, trump length, and ruffs from short side suits."""
-    ranks = [[c % RANK_COUNT for c in iter_cards(hand & SUIT_MASKS[s])] for s in range(4)]
-    trumps = len(ranks[trump]) if trump >= 0 else 0
+    """Tricks a hand should take: top cards, trump length, and ruffs from short side suits.
+
+    Written on bit masks in the subset of Python that numba compiles, so that
+    the expert's sampler can weigh thousands of sampled hands by their calls
+    with this very function (see ``search.belief``).
+    """
     total = 0.0
-    spare_trumps = trumps
+    spare_trumps = 0
     for suit in range(4):
-        held = set(ranks[suit])
-        length = len(held)
+        held = hand & SUIT_MASKS[suit]
+        length = popcount(held)
+        base = suit * RANK_COUNT
+        ace = (held >> (base + ACE)) & 1
+        king = (held >> (base + KING)) & 1
+        queen = (held >> (base + QUEEN)) & 1
+        jack = (held >> (base + JACK)) & 1
         if suit == trump:
             honours = 0.0
-            if ACE in held:
+            if ace:
                 honours += 1
-            if KING in held:
+            if king:
                 honours += 1 if length >= 2 else 0.4
-            if QUEEN in held:
+            if queen:
                 honours += 0.8 if length >= 3 else 0.3
-            if JACK in held and length >= 4:
+            if jack and length >= 4:
                 honours += 0.4
             total += honours + max(0, length - 4) * 0.9
-            spare_trumps -= int(honours)
+            spare_trumps = length - int(honours)
             continue
-        if ACE in held:
+        if ace:
             total += 1.0 if length <= 5 else 0.7
-        if KING in held:
+        if king:
             if length >= 2:
-                total += 0.8 if ACE in held else 0.55
+                total += 0.8 if ace else 0.55
             else:
                 total += 0.15
-        if QUEEN in held and length >= 3 and (ACE in held or KING in held):
+        if queen and length >= 3 and (ace or king):
             total += 0.3
     if trump >= 0:
         for suit in range(4):
             if suit == trump or spare_trumps <= 0:
                 continue
-            length = len(ranks[suit])
-            ruffs = {0: 1.6, 1: 0.9, 2: 0.35}.get(length, 0.0)
+            length = popcount(hand & SUIT_MASKS[suit])
+            ruffs = 1.6 if length == 0 else (0.9 if length == 1 else (0.35 if length == 2 else 0.0))
             used = min(ruffs, spare_trumps * 0.7)
             total += used
             spare_trumps -= round(used)

@@ -35,7 +35,10 @@ MOVE_SLOTS = 16
 # settings; from HIST the move-ordering history by seat and card; from TT_BASE the
 # transposition table, SLOT int64 per entry: lengths, head (leader, flags, question) with
 # the relevant places per suit above it, the two owner streams cut to those places, and
-# data (stamp << 32 | tricks left << 24 | best lead << 16 | bound a << 8 | bound b).
+# data (stamp << 32 | tricks left << 24 | best lead << 16 | bound a << 8 | bound b); from
+# the word at DIR_BASE the directory, DIR_SLOT int64 per group of positions that share
+# lengths and head: lengths, head | tricks left << 14 | stamp << 18, then up to PATTERNS
+# relevant-places patterns (each plus one; 0 = none), most recently stored first.
 STATS = 0
 TT_MASK = 1
 TT_STAMP = 2
@@ -43,10 +46,19 @@ EXACT = 3
 """0: full search; 1: no rank abstraction and no equivalent-card pruning; 2: no abstraction."""
 LIMIT = 4
 NO_LIMIT = (1 << 62) - 1
+DIR_BASE = 5
+"""Index of the word holding where the directory starts (after the table's entries)."""
+DIR_MASK = 6
 HIST = 64
 TT_BASE = HIST + PLAYERS * DECK_SIZE
 SLOT = 5
-PROBES = 8
+PROBES = 4
+"""Slots tried for one exact key: every key of a group hashes apart, so few collide."""
+DIR_SLOT = 18
+PATTERNS = DIR_SLOT - 2
+"""Patterns of places kept per group: 16 finds about twice the entries 4 does in whole
+deals; more adds little."""
+DIR_PROBES = 4
 HEAD_BITS = (1 << 14) - 1
 PLACES_SHIFT = 14
 NO_RANKS = 0xDDDD
@@ -351,27 +363,111 @@ def position_code(hands: Any, leader: int, flags: int) -> tuple[int, int, int, i
     return lengths, flags | (leader << 2), s01, s23
 
 
-def tt_index(lengths: int, head: int, size_mask: int) -> int:
-    x = lengths ^ (head * 1000003)
-    x ^= x >> 29
-    x ^= x >> 17
-    x ^= x >> 7
-    return x & size_mask
+def mix(x: int) -> int:
+    """A hash of ``0 <= x < 2**62`` in 31 bits, the same compiled and interpreted (no
+    product reaches 2**63, so int64 never wraps)."""
+    h = ((x & 0x7FFFFFFF) * 0x5BD1E995) ^ ((x >> 31) * 0x3C6EF372)
+    h = h & 0x3FFFFFFFFFFFFFFF
+    h ^= h >> 29
+    h = (h & 0x7FFFFFFF) * 0x2545F491
+    h ^= h >> 31
+    return h & 0x7FFFFFFF
+
+
+def group_index(lengths: int, head: int) -> int:
+    """Where the directory keeps the patterns of the positions sharing lengths and head."""
+    return mix(lengths ^ (head << 47))
+
+
+def key_index(group: int, places: int, k01: int, k23: int) -> int:
+    """Where the table keeps one exact key: the group, the places and the owners cut to them
+    (all under 2**62 when combined, so ``mix`` takes them whole)."""
+    x = k01 ^ (k23 << 9) ^ (places << 44) ^ (group << 21)
+    return mix(x & 0x3FFFFFFFFFFFFFFF)
 
 
 def run_mask(places: int) -> int:
     return (1 << (2 * places)) - 1
 
 
-def tt_matches(tables: Any, at: int, lengths: int, head: int, s01: int, s23: int) -> bool:
-    """Whether the entry at ``at`` covers this position: the same lengths, leader,
-    flags and question, and the same owners of the live cards its result relied on."""
-    if tables[at] != lengths or (tables[at + 1] & HEAD_BITS) != head:
-        return False
-    places = tables[at + 1] >> PLACES_SHIFT
+def dir_find(tables: Any, lengths: int, head: int, group: int) -> int:
+    """The directory slot of a group of positions (same lengths and head), or -1."""
+    mask = tables[DIR_MASK]
+    stamp = tables[TT_STAMP]
+    base = tables[DIR_BASE]
+    for j in range(DIR_PROBES):
+        at = base + DIR_SLOT * ((group + j) & mask)
+        word = tables[at + 1]
+        if (word >> 18) == stamp and tables[at] == lengths and (word & HEAD_BITS) == head:
+            return int(at)
+    return -1
+
+
+def dir_add(tables: Any, lengths: int, head: int, group: int, tl: int, places: int) -> None:
+    """Put ``places`` first in its group's list of patterns (making the group's slot, over
+    a stale or else the shallowest one, when it has none); the oldest pattern drops off."""
+    mask = tables[DIR_MASK]
+    stamp = tables[TT_STAMP]
+    base = tables[DIR_BASE]
+    found = -1
+    empty = -1
+    shallow = -1
+    shallow_tl = 99
+    for j in range(DIR_PROBES):
+        at = base + DIR_SLOT * ((group + j) & mask)
+        word = tables[at + 1]
+        if (word >> 18) != stamp:
+            if empty < 0:
+                empty = at
+            continue
+        if tables[at] == lengths and (word & HEAD_BITS) == head:
+            found = at
+            break
+        t = (word >> 14) & 0xF
+        if t < shallow_tl:
+            shallow_tl = t
+            shallow = at
+    code = places + 1
+    if found < 0:
+        found = empty if empty >= 0 else shallow
+        tables[found] = lengths
+        tables[found + 1] = head | (tl << 14) | (stamp << 18)
+        for k in range(PATTERNS):
+            tables[found + 2 + k] = 0
+    last = PATTERNS - 1
+    for k in range(PATTERNS):
+        if tables[found + 2 + k] == code or tables[found + 2 + k] == 0:
+            last = k
+            break
+    for k in range(last, 0, -1):
+        tables[found + 2 + k] = tables[found + 1 + k]
+    tables[found + 2] = code
+
+
+def tt_find(
+    tables: Any, lengths: int, head: int, group: int, places: int, s01: int, s23: int
+) -> int:
+    """The entry that covers this position under one pattern of relevant places (the same
+    lengths, leader, flags, question and owners of those places), or -1."""
     m01 = run_mask(places & 0xF) | (run_mask((places >> 4) & 0xF) << 26)
     m23 = run_mask((places >> 8) & 0xF) | (run_mask((places >> 12) & 0xF) << 26)
-    return bool((s01 & m01) == tables[at + 2] and (s23 & m23) == tables[at + 3])
+    k01 = s01 & m01
+    k23 = s23 & m23
+    word1 = head | (places << PLACES_SHIFT)
+    size_mask = tables[TT_MASK]
+    stamp = tables[TT_STAMP]
+    i = key_index(group, places, k01, k23)
+    for j in range(PROBES):
+        at = TT_BASE + SLOT * ((i + j) & size_mask)
+        if (
+            (tables[at + 4] >> 32) == stamp
+            and tables[at + 2] == k01
+            and tables[at + 3] == k23
+            and tables[at] == lengths
+            and tables[at + 1] == word1
+        ):
+            return int(at)
+    return -1
 
 
 def places_of(rel: int, alive: int) -> int:
@@ -408,15 +504,23 @@ def tt_store(
     data: int,
     tl: int,
 ) -> None:
-    """Store an entry over the same key, else in an empty slot, else over the shallowest."""
+    """Store an entry over the same key (keeping the tighter bounds), else in an empty
+    slot, else over the shallowest; and list its pattern of places in its group's slot.
+
+    Positions that share lengths and head differ in who holds which ranks, and a
+    group can have thousands of them: each exact key (places and the owners cut to
+    them) hashes apart, and the directory says which patterns to look them up by.
+    """
+    group = group_index(lengths, head)
+    dir_add(tables, lengths, head, group, tl, places)
     size_mask = tables[TT_MASK]
     stamp = tables[TT_STAMP]
-    i = tt_index(lengths, head, size_mask)
-    word1 = head | (places << PLACES_SHIFT)
     m01 = run_mask(places & 0xF) | (run_mask((places >> 4) & 0xF) << 26)
     m23 = run_mask((places >> 8) & 0xF) | (run_mask((places >> 12) & 0xF) << 26)
     k01 = s01 & m01
     k23 = s23 & m23
+    i = key_index(group, places, k01, k23)
+    word1 = head | (places << PLACES_SHIFT)
     victim = -1
     empty = -1
     shallow = -1
@@ -442,6 +546,19 @@ def tt_store(
             shallow = at
     if victim < 0:
         victim = empty if empty >= 0 else shallow
+    elif (head >> 4) & 3 != 3:
+        # The same positions and question kind: keep the tighter of each bound.
+        old = tables[victim + 4]
+        a = (data >> 8) & 0xFF
+        b = data & 0xFF
+        if (old >> 8) & 0xFF > a:
+            a = (old >> 8) & 0xFF
+        if old & 0xFF < b:
+            b = old & 0xFF
+        code = (data >> 16) & 0xFF
+        if code == 0:
+            code = (old >> 16) & 0xFF
+        data = (code << 16) | (a << 8) | b
     tables[victim] = lengths
     tables[victim + 1] = word1
     tables[victim + 2] = k01
@@ -638,7 +755,7 @@ def search(
     Returns ``certificate << 1 | answer``: the certificate names, per suit,
     the lowest card whose rank the answer relied on (every live card above
     it counts too), so the table can give the answer to every position that
-    differs only in the smaller cards (see ``tt_matches``).
+    differs only in the smaller cards (see ``tt_find``).
     """
     if lo <= 0 and hi >= tl:
         return (NO_RANKS << 1) | 1
@@ -688,15 +805,17 @@ def search(
             head |= 2 << 4
         else:
             head |= (3 << 4) | (lo << 6) | (hi << 10)
-        size_mask = tables[TT_MASK]
-        stamp = tables[TT_STAMP]
-        i = tt_index(lengths, head, size_mask)
         alive = hands[0] | hands[1] | hands[2] | hands[3]
-        for j in range(PROBES):
-            at = TT_BASE + SLOT * ((i + j) & size_mask)
-            d = tables[at + 4]
-            if (d >> 32) != stamp or not tt_matches(tables, at, lengths, head, s01, s23):
+        group = group_index(lengths, head)
+        d_at = dir_find(tables, lengths, head, group)
+        for k in range(PATTERNS if d_at >= 0 else 0):
+            code = tables[d_at + 2 + k]
+            if code == 0:
+                break
+            at = tt_find(tables, lengths, head, group, code - 1, s01, s23)
+            if at < 0:
                 continue
+            d = tables[at + 4]
             a = (d >> 8) & 0xFF
             b = d & 0xFF
             answer = -1
@@ -713,7 +832,11 @@ def search(
             else:
                 answer = a
             if answer >= 0:
-                return (rel_of(tables[at + 1] >> PLACES_SHIFT, alive) << 1) | answer
+                # Patterns that answer come first next time: most lookups stop at one.
+                for m in range(k, 0, -1):
+                    tables[d_at + 2 + m] = tables[d_at + 1 + m]
+                tables[d_at + 2] = code
+                return (rel_of(code - 1, alive) << 1) | answer
             if first_move < 0:
                 first_move = decode_move((d >> 16) & 0xFF, alive)
     own = hands[to_act]
@@ -879,9 +1002,13 @@ FUNCTIONS = (
     "seat_quick_tricks",
     "opponent_quick_tricks",
     "position_code",
-    "tt_index",
+    "mix",
+    "group_index",
+    "key_index",
     "run_mask",
-    "tt_matches",
+    "dir_find",
+    "dir_add",
+    "tt_find",
     "places_of",
     "rel_of",
     "tt_store",

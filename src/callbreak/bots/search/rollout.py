@@ -39,6 +39,7 @@ class Rollouts:
 
     call_tricks: Callable[..., Any]
     card_tricks: Callable[..., Any]
+    surprises: Callable[..., Any]
     compiled: bool
 
 
@@ -222,6 +223,37 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
 
     follow = jit(follow)
 
+    def choose(
+        rules: Any,
+        hands: Any,
+        p: int,
+        n: int,
+        leader: int,
+        led: int,
+        win: int,
+        need: int,
+        voids: Any,
+        first_trick: bool,
+        trump_played: bool,
+    ) -> int:
+        """The card seat ``p`` plays as the ``n``-th card of a trick led by ``leader`` (the
+        suit ``led``, ``win`` winning so far), ``need`` tricks short of its call, knowing
+        only its own hand (of ``hands``), the cards it cannot see and the ``voids`` shown."""
+        trump = rules.trump
+        hand = int(hands[p])  # a plain int when interpreted: 64-bit tricks stay quiet
+        legal = legal_mask(rules, hand, led, win, first_trick, trump_played)
+        if legal & (legal - 1) == 0:
+            return low(legal)
+        unseen = int(hands[0] | hands[1] | hands[2] | hands[3]) & ~hand
+        if n == 0:
+            return lead(hand, unseen, voids, p, legal, need, trump)
+        later = 0
+        for k in range(n + 1, PLAYERS):
+            later |= 1 << ((leader + k) % PLAYERS)
+        return follow(hand, unseen, voids, legal, need, trump, win, later)
+
+    choose = jit(choose)
+
     def play_out(
         rules: Any,
         hands: Any,
@@ -257,19 +289,19 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
         while hands[0] | hands[1] | hands[2] | hands[3]:
             while n < PLAYERS:
                 p = (leader + n) % PLAYERS
-                hand = int(hands[p])  # a plain int when interpreted: 64-bit tricks stay quiet
-                legal = legal_mask(rules, hand, led, win, first_trick, trump_played)
-                need = calls[p] - won[p]
-                unseen = int(hands[0] | hands[1] | hands[2] | hands[3]) & ~hand
-                if legal & (legal - 1) == 0:
-                    c = low(legal)
-                elif n == 0:
-                    c = lead(hand, unseen, voids, p, legal, need, trump)
-                else:
-                    later = 0
-                    for k in range(n + 1, PLAYERS):
-                        later |= 1 << ((leader + k) % PLAYERS)
-                    c = follow(hand, unseen, voids, legal, need, trump, win, later)
+                c = choose(
+                    rules,
+                    hands,
+                    p,
+                    n,
+                    leader,
+                    led,
+                    win,
+                    calls[p] - won[p],
+                    voids,
+                    first_trick,
+                    trump_played,
+                )
                 hands[p] ^= 1 << c
                 suit = c // RANK_COUNT
                 if n > 0 and suit != led:
@@ -386,7 +418,91 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
                 for p in range(PLAYERS):
                     out[i, j, p] = won[p]
 
-    return Rollouts(jit(call_tricks), jit(card_tricks), compiled=jit is not _identity)
+    def surprises(
+        rules: Any,
+        worlds: Any,
+        played_by: Any,
+        history: Any,
+        nplayed: int,
+        leader: int,
+        calls: Any,
+        voids0: Any,
+        seat: int,
+        out: Any,
+    ) -> None:
+        """How many of the other seats' cards so far the policy would not have played, had
+        the hands been those of ``worlds[i]``: ``out[i]``.
+
+        The deal is replayed from the first lead: ``history[:nplayed]`` holds the
+        cards in the order played, ``played_by[p]`` the cards seat ``p`` played (so
+        ``worlds[i, p] | played_by[p]`` is its hand as dealt), ``voids0`` the voids
+        declared before play.  ``seat``'s own cards are not counted.
+        """
+        trump = rules.trump
+        always = rules.must_trump == ALWAYS
+        hands = worlds[0].copy()
+        won = calls.copy()
+        voids = voids0.copy()
+        for i in range(worlds.shape[0]):
+            for p in range(PLAYERS):
+                hands[p] = worlds[i, p] | played_by[p]
+                won[p] = 0
+                voids[p] = voids0[p]
+            miss = 0
+            first_trick = True
+            trump_played = False
+            n = 0
+            lead_seat = leader
+            led = -1
+            win = -1
+            win_seat = -1
+            for k in range(nplayed):
+                c = history[k]
+                p = (lead_seat + n) % PLAYERS
+                if p != seat:
+                    choice = choose(
+                        rules,
+                        hands,
+                        p,
+                        n,
+                        lead_seat,
+                        led,
+                        win,
+                        calls[p] - won[p],
+                        voids,
+                        first_trick,
+                        trump_played,
+                    )
+                    if choice != c:
+                        miss += 1
+                hands[p] ^= 1 << c
+                suit = c // RANK_COUNT
+                if n > 0 and suit != led:
+                    voids[p] |= 1 << led
+                    if always and trump >= 0 and suit != trump:
+                        voids[p] |= 1 << trump
+                if suit == trump:
+                    trump_played = True
+                if n == 0:
+                    led = suit
+                    win = c
+                    win_seat = p
+                elif beats(c, win, trump):
+                    win = c
+                    win_seat = p
+                n += 1
+                if n == PLAYERS:
+                    won[win_seat] += 1
+                    lead_seat = win_seat
+                    first_trick = False
+                    n = 0
+                    led = -1
+                    win = -1
+            out[i] = miss
+
+    return Rollouts(
+        jit(call_tricks), jit(card_tricks), jit(surprises), compiled=jit is not _identity
+    )
 
 
 def _identity(function: Any) -> Any:

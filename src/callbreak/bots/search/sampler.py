@@ -40,7 +40,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import product
 
 from callbreak.bots.search.world import World, world_from_observation
@@ -526,25 +526,226 @@ def sample_worlds(
 
 class WorldSampler:
     """``sample_worlds`` for one observation, drawn as often as wanted: the constraints
-    and the counting tables (most of the cost of a small draw) are built once."""
+    and the counting tables (most of the cost of a small draw) are built once.
 
-    def __init__(self, observation: Observation, *, sigma: float | None = 1.5) -> None:
+    ``surprise`` in (0, 1) also weighs each world by how well it explains the
+    cards the others have played: a factor ``surprise`` for every card the
+    heuristic policy (``search.rollout``) would not have played there with that
+    hand.  A world in which the others' play looks sensible is likelier than one
+    in which it looks random, and a world in which *nobody* erred is likeliest
+    when the others play much as the heuristic does.  With it, each draw of
+    ``count`` worlds is picked from ``oversample`` times as many candidates in
+    proportion to their weights (so the worlds returned weigh 1 each): most
+    candidates explain the play badly, and weighing them all would leave few
+    worlds that count.  ``None`` (or 1) ignores the play.
+
+    Where numba is installed the candidates are dealt and weighed by the
+    compiled kernels of ``search.belief`` (the same deals, much faster).
+    """
+
+    def __init__(
+        self,
+        observation: Observation,
+        *,
+        sigma: float | None = 1.5,
+        surprise: float | None = None,
+        oversample: int = 16,
+    ) -> None:
         self.observation = observation
         self.sigma = sigma
+        self.surprise = surprise if surprise is not None and surprise < 1 else None
+        self.oversample = oversample
         self._hands = _HandSampler(constraints(observation))
+        self._replay = _Replay(observation, self._hands.cons) if self.surprise else None
+        self._fast = _FastDeals.make(observation, self._hands)
+        self._template: World | None = None
 
     def draw(self, count: int, rng: random.Random) -> list[World]:
         if count <= 0:
             return []
-        observation, cons, sigma = self.observation, self._hands.cons, self.sigma
+        pool = count * self.oversample if self.surprise else count
+        drawn = self._fast.draw(pool, rng) if self._fast else None
+        if drawn is None:
+            drawn = self._hands.draw(pool, rng)
+        logs = self._log_weights(drawn)
+        if self._template is None:
+            self._template = world_from_observation(self.observation, drawn[0])
+        template = self._template
+        if self.surprise:
+            picks = _resample(logs, count, rng)
+            return [replace(template, hands=tuple(drawn[i]), weight=1.0) for i in picks]
         return [
-            world_from_observation(
-                observation,
-                hands,
-                1.0 if sigma is None else call_weight(observation, hands, cons, sigma),
-            )
-            for hands in self._hands.draw(count, rng)
+            replace(template, hands=tuple(hands), weight=math.exp(log))
+            for hands, log in zip(drawn, logs, strict=True)
         ]
+
+    def _log_weights(self, drawn: list[list[int]]) -> list[float]:
+        """Log of each deal's weight: its calls, and its surprises when asked for."""
+        observation, cons = self.observation, self._hands.cons
+        if self.sigma is None:
+            logs = [0.0] * len(drawn)
+        elif self._fast is not None:
+            logs = self._fast.call_logs(drawn, self.sigma)
+        else:
+            logs = [
+                math.log(max(call_weight(observation, hands, cons, self.sigma), 1e-300))
+                for hands in drawn
+            ]
+        if self._replay is not None and self.surprise:
+            step = math.log(self.surprise)
+            for i, misses in enumerate(self._replay.surprises(drawn)):
+                logs[i] += misses * step
+        return logs
+
+
+def _resample(logs: list[float], count: int, rng: random.Random) -> list[int]:
+    """``count`` indices drawn in proportion to ``exp(logs)`` (systematic resampling:
+    one random offset, evenly spaced, so each index is picked about as often as its
+    share says)."""
+    top = max(logs)
+    weights = [math.exp(log - top) for log in logs]
+    step = sum(weights) / count
+    at = rng.random() * step
+    picks: list[int] = []
+    run = 0.0
+    for i, weight in enumerate(weights):
+        run += weight
+        while at < run and len(picks) < count:
+            picks.append(i)
+            at += step
+    while len(picks) < count:  # rounding at the very end
+        picks.append(len(weights) - 1)
+    return picks
+
+
+class _FastDeals:
+    """The compiled path of ``WorldSampler``: deals and call weights by ``search.belief``.
+
+    Only for four seats and constraints without "holds no card of both" facts
+    (one dealer); ``make`` returns None otherwise, or without numba.
+    """
+
+    def __init__(self, observation: Observation, hands: _HandSampler) -> None:
+        import numpy
+
+        from callbreak.bots.search import belief
+
+        cons = hands.cons
+        dealer = hands.dealers[0][0]
+        self.numpy = numpy
+        self.kernels = belief.compiled()
+        self.hands = hands
+        self.cons = cons
+        self.others = hands.others
+        needs = [(j, need) for j, s in enumerate(self.others) for need in cons.must_hold[s]]
+        self.plan = belief.plan(dealer.groups, dealer.ways, dealer.splits, dealer.counts, needs)
+        self.nneeds = len(needs)
+        rules = observation.rules
+        self.rules = rules
+        self.calls = numpy.array([-1 if c is None else c for c in observation.calls], numpy.int64)
+        self.played_by = numpy.array(cons.played_by, numpy.int64)
+
+    @classmethod
+    def make(cls, observation: Observation, hands: _HandSampler) -> _FastDeals | None:
+        from callbreak.bots.search.solver import numba_available
+
+        if observation.players != 4 or len(hands.dealers) != 1 or not numba_available():
+            return None
+        return cls(observation, hands)
+
+    def draw(self, count: int, rng: random.Random) -> list[list[int]]:
+        """``count`` deals (hands by seat, the observer's own included)."""
+        numpy, plan, cons = self.numpy, self.plan, self.cons
+        out = numpy.zeros((count, 3), numpy.int64)
+        filled = self.kernels.deal(
+            plan.cards,
+            plan.starts,
+            plan.begin,
+            plan.end,
+            plan.prev,
+            plan.split,
+            plan.cum,
+            plan.final,
+            plan.needs_seat,
+            plan.needs_mask,
+            self.nneeds,
+            REJECTION_TRIES,
+            rng.getrandbits(32),
+            out,
+        )
+        deals = []
+        for row in out[:filled].tolist():
+            full = [0] * 4
+            full[cons.seat] = cons.hand
+            for s, hand in zip(self.others, row, strict=True):
+                full[s] = hand
+            deals.append(full)
+        if filled < count:  # "holds one of" facts too tight for rejection
+            deals += self.hands.draw(count - filled, rng)
+        return deals
+
+    def call_logs(self, drawn: list[list[int]], sigma: float) -> list[float]:
+        numpy, rules = self.numpy, self.rules
+        out = numpy.zeros(len(drawn))
+        self.kernels.call_log_likelihood(
+            numpy.array(drawn, numpy.int64),
+            self.played_by,
+            self.calls,
+            self.cons.seat,
+            rules.trump_suit,
+            rules.min_call,
+            rules.max_call,
+            float(sigma),
+            out,
+        )
+        return [float(x) for x in out]
+
+
+class _Replay:
+    """The public play so far as arrays, for ``rollout``'s ``surprises``."""
+
+    def __init__(self, observation: Observation, cons: Constraints) -> None:
+        import numpy
+
+        from callbreak.bots.search import rollout
+        from callbreak.bots.search.solver import numba_available
+        from callbreak.engine.deal import play_rules
+
+        self.numpy = numpy
+        self.playouts = rollout.compiled() if numba_available() else rollout.interpreted()
+        self.rules = play_rules(observation.rules)
+        tricks = [*observation.history, observation.trick]
+        cards = [parse_card(c) for trick in tricks for c in trick.cards]
+        self.history = numpy.zeros(DECK_SIZE, numpy.int64)
+        self.history[: len(cards)] = cards
+        self.played = len(cards)
+        self.leader = tricks[0].leader
+        self.seat = observation.seat
+        self.calls = numpy.array([c or 0 for c in observation.calls], numpy.int64)
+        self.played_by = numpy.array(cons.played_by, numpy.int64)
+        self.voids = numpy.zeros(len(cons.counts), numpy.int64)
+        for s, letters in enumerate(observation.declared_voids):
+            for letter in letters:
+                self.voids[s] |= 1 << SUITS.index(letter)
+
+    def surprises(self, drawn: list[list[int]]) -> list[int]:
+        """Cards of the others' play the policy would not have chosen, per drawn deal."""
+        numpy = self.numpy
+        out = numpy.zeros(len(drawn), numpy.int64)
+        if self.played:
+            self.playouts.surprises(
+                self.rules,
+                numpy.array(drawn, numpy.int64),
+                self.played_by,
+                self.history,
+                self.played,
+                self.leader,
+                self.calls,
+                self.voids,
+                self.seat,
+                out,
+            )
+        return [int(m) for m in out]
 
 
 __all__ = [

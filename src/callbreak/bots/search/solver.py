@@ -28,8 +28,15 @@ How it searches (the hot core is ``_core.search``):
   or ruff higher, a bound); the entry then matches every position that agrees
   on the lengths and on the owners of the relevant top cards only, whatever
   the smaller cards are.  The table is a numpy (or list) hash table with
-  eight-slot probing, replacing the shallowest entry, and an age stamp so a
-  new question needs no clearing.
+  four-slot probing, replacing the shallowest entry, and an age stamp so a
+  new question needs no clearing.  An entry is filed under its exact key
+  (lengths, head, relevant places and their owners), not under the lengths
+  and head alone: positions sharing those come by the thousand in a whole
+  deal and would crowd each other out of any one bucket.  A lookup cannot
+  know the places in advance, so a *directory* keeps, per lengths and head,
+  the last sixteen patterns of places stored, the latest to answer first,
+  and the lookup tries the key each of them gives.  An entry stored again
+  keeps the tighter of its old and new bounds.
 * Bounds that need no search, at trick boundaries: the seat's trumps each
   win unless met by a higher opposing trump (a floor by matching), one
   opponent's trumps likewise (a ceiling), side suits where one opponent can
@@ -64,6 +71,9 @@ from typing import Any
 
 from callbreak.bots.search import _core
 from callbreak.bots.search._core import (
+    DIR_BASE,
+    DIR_MASK,
+    DIR_SLOT,
     EXACT,
     HIST,
     LIMIT,
@@ -179,20 +189,24 @@ class Solver:
         if table_bits is None:
             table_bits = 20 if compiled else 16
         size = 1 << table_bits
+        groups = size >> 2 if table_bits >= 4 else size
+        words = TT_BASE + SLOT * size + DIR_SLOT * groups
         head = [0] * TT_BASE
         head[TT_MASK] = size - 1
+        head[DIR_BASE] = TT_BASE + SLOT * size
+        head[DIR_MASK] = groups - 1
         head[EXACT] = 1 if exact else 0
         head[LIMIT] = NO_LIMIT
         if compiled:
             import numpy
 
-            self._tables: Any = numpy.zeros(TT_BASE + SLOT * size, numpy.int64)
+            self._tables: Any = numpy.zeros(words, numpy.int64)
             self._tables.fill(0)  # touch every page now, not one page fault per new entry
             self._tables[:TT_BASE] = head
             self._moves: Any = numpy.zeros(MAX_DEPTH * 2 * MOVE_SLOTS, numpy.int64)
             self._hands: Any = numpy.zeros(PLAYERS, numpy.int64)
         else:
-            self._tables = [*head, *([0] * (SLOT * size))]
+            self._tables = [*head, *([0] * (words - TT_BASE))]
             self._moves = [0] * (MAX_DEPTH * 2 * MOVE_SLOTS)
             self._hands = [0] * PLAYERS
 
