@@ -1,19 +1,31 @@
 """The expert: search under hidden information, inside a time budget.
 
 Cards: perfect-information Monte Carlo (PIMC).  Worlds consistent with the
-seat's observation are sampled (``search.sampler``).  In the last
-``solve_from`` tricks each is solved exactly one seat against three
-(``search.solver``), and every legal card is scored by the points it leads to
-*under the rules in force*: for ``at_least`` calls points grow with tricks,
-so the most tricks the card can force is what counts; for windowed success
-(Call Bridge) the solver is asked instead whether the card still forces a
-final count inside the window.  Earlier, where a solve does not fit the
-budget, each card is played in each world and the deal finished by the
-compiled heuristic policy (``search.rollout``) for all four seats; a playout
-is worth the seat's points less ``rivalry`` times the others' mean points,
+seat's observation are sampled (``search.sampler``), each card is played in
+each world and the deal finished by the compiled heuristic policy
+(``search.rollout``) for all four seats; a playout is worth the seat's points
+*under the rules in force* less ``rivalry`` times the others' mean points,
 since a rival's failed call counts as much as one's own made one.  Scores
 are averaged with the sampler's weights; ties go to the card the heuristic
-would play.
+would play.  In the last ``solve_from`` tricks (0 by default: never) each
+world is instead solved exactly one seat against three (``search.solver``):
+for ``at_least`` calls the most tricks a card can force, for windowed
+success (Call Bridge) whether it still forces a final count inside the
+window.
+
+Beliefs decide most of the strength: with every hand shown, the same search
+beats three heuristic players by about three times its margin.  So the
+worlds are weighed by the calls (``call_sigma``) and by the play: each card
+another seat played that the heuristic policy would not have played with the
+hand it holds in a world multiplies that world's weight by ``surprise``, and
+each batch of worlds is picked from ``oversample`` times as many candidates
+(the compiled sampler deals them by the hundred thousand a second).  At
+trick 9 this doubles the probability the worlds give the true holder of an
+unseen card over a uniform draw.  With beliefs that sharp, playouts that
+model how the others really play are worth more than exact solves that
+assume three defenders who see every card and play as one: measured over
+300 deal sets, ``solve_from=6`` gave +0.64 points a deal over the heuristic
+and ``solve_from=0`` +0.75.  The solver stays one option away.
 
 Calls: by simulation.  Sampled worlds (the earlier calls weigh them) are
 played out by the same policy once per candidate call, the seats still to
@@ -156,11 +168,12 @@ class ExpertBot:
         budget_ms: int = 1000,
         worlds: int = 48,
         call_worlds: int = 64,
-        solve_from: int = 6,
+        solve_from: int = 0,
         call_bias: float = 0.0,
         rivalry: float = 1.0,
-        call_sigma: float = 1.5,
-        surprise: float = 1.0,
+        call_sigma: float = 0.6,
+        surprise: float = 0.02,
+        oversample: int = 16,
         deterministic: int = 0,
     ) -> None:
         if budget_ms <= 0:
@@ -182,6 +195,10 @@ class ExpertBot:
         self.surprise = surprise
         """Weight factor of a sampled world per card of the others' play that the heuristic
         would not have played there (1: the play so far says nothing about the hands)."""
+        if oversample < 1:
+            raise ValueError("oversample is a whole number of candidates per world, at least 1")
+        self.oversample = oversample
+        """Candidate worlds dealt per world kept, when the play is weighed (``surprise``)."""
         self.deterministic = bool(deterministic)
         self._rng = random.Random(seed)
         self._heuristic = HeuristicBot(seed=seed)
@@ -240,7 +257,9 @@ class ExpertBot:
         tricks = dict.fromkeys(legal, 0.0)
         solved = 0
         slowest = 0.0
-        sampler = WorldSampler(observation, sigma=self.call_sigma, surprise=self.surprise)
+        sampler = WorldSampler(
+            observation, sigma=self.call_sigma, surprise=self.surprise, oversample=self.oversample
+        )
         while not self._out_of_time(deadline, solved, self.worlds):
             batch = sampler.draw(4, self._rng)
             if not batch:
@@ -286,7 +305,9 @@ class ExpertBot:
         tricks = numpy.zeros(len(legal))
         done = 0
         slowest = 0.0
-        sampler = WorldSampler(observation, sigma=self.call_sigma, surprise=self.surprise)
+        sampler = WorldSampler(
+            observation, sigma=self.call_sigma, surprise=self.surprise, oversample=self.oversample
+        )
         while not self._out_of_time(deadline, done, self.worlds * 4):
             if not self.deterministic and time.perf_counter() + slowest > deadline:
                 break  # the next batch would not finish in time
