@@ -183,6 +183,20 @@ def test_compiled_and_interpreted_search_the_same_tree(compiled: Solver) -> None
         assert plain.nodes - before[0] == fresh.nodes - before[1]
 
 
+def test_machine_bits_match_the_portable_ones() -> None:
+    """The compiled core's popcount and top_card instructions against ``_core``'s own."""
+    pytest.importorskip("numba")
+    from callbreak.bots.search import _core
+    from callbreak.bots.search.solver import _machine_bits
+
+    bits = _machine_bits()
+    rng = random.Random(5)
+    masks = [1, 2, 3, (1 << 52) - 1, 1 << 55] + [rng.getrandbits(52) | 1 for _ in range(500)]
+    for mask in masks:
+        assert bits["popcount"](mask) == _core.popcount(mask)
+        assert bits["top_card"](mask) == _core.top_card(mask)
+
+
 def hand_world(hands: list[str], leader: int, trick: str = "", **options: object) -> World:
     rules = play_rules(Rules.preset("callbreak").replace(**options))
     masks = tuple(parse_hand(h) for h in hands)

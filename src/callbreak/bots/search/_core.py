@@ -629,6 +629,10 @@ def order_moves(
     others few choices (fewer branches to refute) and keep the seat from
     ruffing.  Ties go to the card that settled most nodes before (history).
     """
+    if cand & (cand - 1) == 0:
+        # A forced card (half the nodes searched): nothing to order.
+        moves[at] = top_card(cand)
+        return 1
     trump = rules.trump
     count = 0
     m = cand
@@ -707,6 +711,27 @@ def distinct(legal: int, alive: int) -> int:
         if up and (up & -up) & legal:
             cand ^= low
     return cand
+
+
+def cover(covered: int, nib: int, card: int, rel: int) -> int:
+    """``covered`` with the threshold of the suit of ``card`` raised to its child's
+    certificate ``rel`` when ``card`` lies below it.
+
+    Two cards of one hand and suit that both beat the card winning the trick,
+    or both do not (``nib`` picks suit and which), lead to positions that differ
+    only in which of the two is left in the hand and which lies on the table
+    (or is gone, after the last card).  When both lie below the threshold the
+    first one's answer relied on in their suit, the two positions agree on the
+    lengths and on every relevant card, so the second has the same answer (and
+    the same certificate): it need not be searched.  Unlike equivalent cards
+    (``distinct``) this catches cards far apart, with cards of others between.
+    """
+    suit = card // RANK_COUNT
+    rank = card - suit * RANK_COUNT
+    threshold = (rel >> (4 * suit)) & 0xF
+    if rank < threshold and threshold > (covered >> nib) & 0xF:
+        covered = (covered & ~(0xF << nib)) | (threshold << nib)
+    return covered
 
 
 def last_trick(rules: Any, seat: int, hands: Any, leader: int, lo: int, hi: int) -> int:
@@ -880,11 +905,20 @@ def search(
     result = not is_max
     decisive = -1
     children = NO_RANKS
+    # Per suit, and per whether the card takes the trick, the threshold below which
+    # a card searched already showed every card's answer (see ``cover``).
+    covered = 0
+    skip_covered = tables[EXACT] == 0
     for i in range(count):
         c = moves[at + i]
+        suit = c // RANK_COUNT
+        nib = 0
+        if skip_covered:
+            nib = 4 * (2 * suit + (1 if beats(c, win, trump) else 0))
+            if c - suit * RANK_COUNT < (covered >> nib) & 0xF:
+                continue
         bit = 1 << c
         hands[to_act] = own ^ bit
-        suit = c // RANK_COUNT
         n_led = led
         n_win = win
         n_ws = win_seat
@@ -952,6 +986,8 @@ def search(
             tables[HIST + to_act * DECK_SIZE + c] = hist if hist < (1 << 23) else (1 << 23)
             break
         children = rel_union(children, child >> 1)
+        if skip_covered:
+            covered = cover(covered, nib, c, child >> 1)
     rel = rel_union(rel, children)
     if decisive < 0:
         # Every move was refuted, the skipped equivalents too: a skipped card relies on
@@ -1017,6 +1053,7 @@ FUNCTIONS = (
     "can_beat",
     "order_moves",
     "distinct",
+    "cover",
     "last_trick",
     "search",
 )
