@@ -8,7 +8,7 @@ and its time up to the stop enters the figures, which are then lower bounds.
 The compiled (numba) solver is measured after its one-off compilation, which
 is reported apart; the plain-Python solver on the small endings.  The
 sampler's figure is worlds per second from random mid-deal observations,
-calls weighed in.
+calls weighed in, and again with the play weighed too.
 
     python bench/solver.py [--deals 100] [--node-limit 20000000] [--seed 1]
 """
@@ -23,7 +23,7 @@ import statistics
 import time
 
 from callbreak import Match, Rules
-from callbreak.bots.search.sampler import sample_worlds
+from callbreak.bots.search.sampler import WorldSampler
 from callbreak.bots.search.solver import NodeLimitExceeded, Solver, numba_available
 from callbreak.bots.search.world import World
 from callbreak.engine.deal import play_rules, shuffled_hands
@@ -80,8 +80,11 @@ def report(label: str, times: list[float], nodes: list[int], stopped: int) -> No
     )
 
 
-def sampler_rate(rules: Rules, seconds: float, seed: int) -> tuple[float, int]:
-    """Worlds per second over random observations taken 1 to 10 tricks into a deal."""
+def sampler_rate(
+    rules: Rules, seconds: float, seed: int, surprise: float | None = None
+) -> tuple[float, int]:
+    """Worlds per second over random observations taken 1 to 10 tricks into a deal; with
+    ``surprise``, worlds kept (each picked from 16 candidates weighed by the play)."""
     rng = random.Random(seed)
     observations = []
     for _ in range(20):
@@ -90,11 +93,14 @@ def sampler_rate(rules: Rules, seconds: float, seed: int) -> tuple[float, int]:
         while not (match.deal.phase == "play" and len(match.deal.history) * 4 >= stop):
             match.act(rng.choice(match.legal()))
         observations.append(match.observation(rng.randrange(4)))
+    samplers = [WorldSampler(o, surprise=surprise) for o in observations]
+    for sampler in samplers:
+        sampler.draw(1, rng)  # compiles the kernels, off the clock
     done = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        for observation in observations:
-            done += len(sample_worlds(observation, 10, rng))
+        for sampler in samplers:
+            done += len(sampler.draw(10, rng))
     return done / (time.perf_counter() - start), len(observations)
 
 
@@ -132,6 +138,11 @@ def main() -> None:
             report(f"{left:2d} tricks left", *measure(plain, worlds))
     rate, observed = sampler_rate(rules, 2.0, args.seed)
     print(f"belief sampler: {rate:,.0f} worlds/s (calls weighed; {observed} observations)")
+    rate, observed = sampler_rate(rules, 2.0, args.seed, surprise=0.02)
+    print(
+        f"belief sampler weighing the play: {rate:,.0f} worlds/s kept, {rate * 16:,.0f} "
+        f"candidates/s (surprise 0.02, 16 candidates a world; {observed} observations)"
+    )
 
 
 if __name__ == "__main__":
