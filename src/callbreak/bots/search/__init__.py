@@ -1,10 +1,13 @@
 """Search for the bots: belief sampling, the perfect-information solver, the worlds they share.
 
 ``sample_worlds`` deals the hidden cards from an ``Observation`` as the public
-record allows; ``Solver`` answers one-seat-against-three questions about each
-such ``World`` exactly.  Only engine, cards and rules are imported here (the
-sampler weighs calls with ``heuristic.estimate_tricks``, imported when used);
-numba and numpy are optional and imported lazily by the solver.
+record allows; ``WorldSampler`` can also weigh the worlds by how well they
+explain the others' play (``surprise``); ``Solver`` answers one-seat-against-
+three questions about each such ``World`` exactly.  Only engine, cards and
+rules are imported here (the sampler weighs calls with
+``heuristic.estimate_tricks`` and the play with ``rollout``'s policy, imported
+when used); numba and numpy are optional and imported lazily, by the solver
+and by the compiled kernels of ``rollout`` and ``belief``.
 """
 
 from callbreak.bots.search.sampler import WorldSampler, constraints, sample_hands, sample_worlds
