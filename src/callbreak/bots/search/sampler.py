@@ -23,6 +23,10 @@ and how many, and then deals worlds at random among the deals that fit:
 * **Calls are soft evidence**: a world is weighted by how likely each other
   seat's call is for the hand it was dealt there, a Gaussian in the distance
   between the call and ``heuristic.estimate_tricks`` of that hand.
+* **The play is soft evidence too** (``WorldSampler(surprise=...)``): a world
+  loses weight for every card another seat played that the heuristic policy
+  would not have played with the hand it holds there, and each batch is
+  resampled from many candidates by weight (``rollout.surprises``).
 
 Sampling is exact for the masks: cards are grouped by the set of seats that
 may hold them, a small dynamic programme counts the deals (product of
@@ -32,7 +36,8 @@ they are so tight that rejection keeps failing does the sampler place one
 card per fact first (consistent, slightly non-uniform).  An either-or picks a
 branch in proportion to its number of deals and keeps the world with
 probability one over the number of branches it satisfies, which is uniform
-over the union.
+over the union.  Where numba is installed, ``belief`` deals and weighs the
+candidates compiled, from the same counting tables.
 """
 
 from __future__ import annotations
