@@ -30,7 +30,10 @@ and ``solve_from=0`` +0.75.  The solver stays one option away.
 Calls: by simulation.  Sampled worlds (the earlier calls weigh them) are
 played out by the same policy once per candidate call, the seats still to
 call calling as the heuristic would with the hand they hold there; the call
-with the best expected value, as above, is chosen.  (The solver's
+with the best expected value, as above, is chosen, each playout counted
+``call_bias`` tricks richer: the expert plays better than the policy that
+plays its hand out in the simulation (0.5 took the edge over three heuristic
+players from +0.66 to +0.76 over 2,000 Call Break deal sets).  (The solver's
 one-against-three values are far too pessimistic for a call.)
 
 The budget is per decision; sampling, playouts and solving stop at 85% of it
@@ -169,7 +172,7 @@ class ExpertBot:
         worlds: int = 48,
         call_worlds: int = 64,
         solve_from: int = 0,
-        call_bias: float = 0.0,
+        call_bias: float = 0.5,
         rivalry: float = 1.0,
         call_sigma: float = 0.6,
         surprise: float = 0.02,
