@@ -254,6 +254,34 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
 
     choose = jit(choose)
 
+    def place(
+        rules: Any,
+        hands: Any,
+        voids: Any,
+        p: int,
+        n: int,
+        c: int,
+        led: int,
+        win: int,
+        win_seat: int,
+    ) -> tuple[int, int, int]:
+        """Seat ``p`` plays ``c`` as the ``n``-th card of the trick: out of its hand, the
+        void it shows recorded; returns the suit led and the winning card and seat."""
+        trump = rules.trump
+        hands[p] ^= 1 << c
+        suit = c // RANK_COUNT
+        if n > 0 and suit != led:
+            voids[p] |= 1 << led
+            if rules.must_trump == ALWAYS and trump >= 0 and suit != trump:
+                voids[p] |= 1 << trump
+        if n == 0:
+            return suit, c, p
+        if beats(c, win, trump):
+            return led, c, p
+        return led, win, win_seat
+
+    place = jit(place)
+
     def play_out(
         rules: Any,
         hands: Any,
@@ -271,7 +299,6 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
         end; ``hands``, ``won`` and the shown ``voids`` (4-bit suit sets by seat) are
         changed in place.  Returns ``seat``'s final tricks."""
         trump = rules.trump
-        always = rules.must_trump == ALWAYS
         led = -1
         win = -1
         win_seat = -1
@@ -302,21 +329,8 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
                     first_trick,
                     trump_played,
                 )
-                hands[p] ^= 1 << c
-                suit = c // RANK_COUNT
-                if n > 0 and suit != led:
-                    voids[p] |= 1 << led
-                    if always and trump >= 0 and suit != trump:
-                        voids[p] |= 1 << trump
-                if c // RANK_COUNT == trump:
-                    trump_played = True
-                if n == 0:
-                    led = c // RANK_COUNT
-                    win = c
-                    win_seat = p
-                elif beats(c, win, trump):
-                    win = c
-                    win_seat = p
+                led, win, win_seat = place(rules, hands, voids, p, n, c, led, win, win_seat)
+                trump_played = trump_played or c // RANK_COUNT == trump
                 n += 1
             won[win_seat] += 1
             leader = win_seat
@@ -439,7 +453,6 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
         declared before play.  ``seat``'s own cards are not counted.
         """
         trump = rules.trump
-        always = rules.must_trump == ALWAYS
         hands = worlds[0].copy()
         won = calls.copy()
         voids = voids0.copy()
@@ -475,21 +488,8 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
                     )
                     if choice != c:
                         miss += 1
-                hands[p] ^= 1 << c
-                suit = c // RANK_COUNT
-                if n > 0 and suit != led:
-                    voids[p] |= 1 << led
-                    if always and trump >= 0 and suit != trump:
-                        voids[p] |= 1 << trump
-                if suit == trump:
-                    trump_played = True
-                if n == 0:
-                    led = suit
-                    win = c
-                    win_seat = p
-                elif beats(c, win, trump):
-                    win = c
-                    win_seat = p
+                led, win, win_seat = place(rules, hands, voids, p, n, c, led, win, win_seat)
+                trump_played = trump_played or c // RANK_COUNT == trump
                 n += 1
                 if n == PLAYERS:
                     won[win_seat] += 1
