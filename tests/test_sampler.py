@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy
 import pytest
@@ -200,8 +200,11 @@ def test_declined_misdeal_is_an_either_or() -> None:
     assert found, "no declined misdeal in 400 matches"
 
 
-def test_small_endings_are_sampled_uniformly() -> None:
-    """With few unseen cards, every fitting deal is drawn about equally often."""
+def assert_uniform_over_small_endings(
+    draw: Callable[[Observation, random.Random], list[tuple[int, ...]]],
+) -> None:
+    """``draw(observation, rng)`` gives 3,000 deals; with few unseen cards, every fitting
+    deal must come about equally often (the real one among them)."""
     rules = Rules.preset("callbreak").replace(misdeal="off")
     rng = random.Random(2)
     checked = 0
@@ -209,7 +212,7 @@ def test_small_endings_are_sampled_uniformly() -> None:
         observation, real = random_observation(rules, rng)
         if observation.trick_number < 11:
             continue
-        counts = Counter(tuple(h) for h in sample_hands(observation, 3000, rng))
+        counts = Counter(draw(observation, rng))
         for hands in counts:
             check_world(observation, hands)
         assert tuple(real) in counts
@@ -218,6 +221,13 @@ def test_small_endings_are_sampled_uniformly() -> None:
             assert min(counts.values()) > expected * 0.6
             assert max(counts.values()) < expected * 1.4
         checked += 1
+
+
+def test_small_endings_are_sampled_uniformly() -> None:
+    """With few unseen cards, every fitting deal is drawn about equally often."""
+    assert_uniform_over_small_endings(
+        lambda observation, rng: [tuple(h) for h in sample_hands(observation, 3000, rng)]
+    )
 
 
 def test_call_likelihood_prefers_matching_hands() -> None:
@@ -258,34 +268,17 @@ def test_a_world_sampler_draws_reproducibly_and_within_the_record() -> None:
 needs_numba = pytest.mark.skipif(not numba_available(), reason="numba is not installed")
 
 
-def fast_plan(observation: Observation) -> tuple[belief.DealPlan, int]:
-    """The compiled path's deal plan for an observation (and its number of needs)."""
+def fast_plan(observation: Observation) -> belief.DealPlan:
+    """The compiled path's deal plan for an observation."""
     sampler = WorldSampler(observation)
     fast = sampler._fast
     assert fast is not None
-    return fast.plan, fast.nneeds
+    return fast.plan
 
 
-def kernel_deals(
-    kernels: belief.Kernels, plan: belief.DealPlan, nneeds: int, n: int
-) -> list[list[int]]:
+def kernel_deals(kernels: belief.Kernels, plan: belief.DealPlan, n: int) -> list[list[int]]:
     out = numpy.zeros((n, 3), numpy.int64)
-    filled = kernels.deal(
-        plan.cards,
-        plan.starts,
-        plan.begin,
-        plan.end,
-        plan.prev,
-        plan.split,
-        plan.cum,
-        plan.final,
-        plan.needs_seat,
-        plan.needs_mask,
-        nneeds,
-        200,
-        12345,
-        out,
-    )
+    filled = plan.deal(kernels, 200, 12345, out)
     assert filled == n
     return out.tolist()
 
@@ -301,9 +294,9 @@ def test_compiled_deals_fit_the_record_and_equal_the_plain_ones(
         observation, _ = random_observation(rules, rng)
         if len(WorldSampler(observation)._hands.dealers) != 1:
             continue  # an either-or: the plain sampler's job
-        plan, nneeds = fast_plan(observation)
-        compiled = kernel_deals(belief.compiled(), plan, nneeds, 20)
-        assert compiled == kernel_deals(belief.interpreted(), plan, nneeds, 4) + compiled[4:]
+        plan = fast_plan(observation)
+        compiled = kernel_deals(belief.compiled(), plan, 20)
+        assert compiled == kernel_deals(belief.interpreted(), plan, 4) + compiled[4:]
         for world in WorldSampler(observation, surprise=0.3).draw(12, rng):
             check_world(observation, world.hands)
 
@@ -311,22 +304,13 @@ def test_compiled_deals_fit_the_record_and_equal_the_plain_ones(
 @needs_numba
 def test_compiled_deals_are_uniform_over_small_endings() -> None:
     """Like the plain sampler: every fitting deal about equally often."""
-    rules = Rules.preset("callbreak").replace(misdeal="off")
-    rng = random.Random(2)
-    checked = 0
-    while checked < 3:
-        observation, real = random_observation(rules, rng)
-        if observation.trick_number < 11:
-            continue
+
+    def draw(observation: Observation, rng: random.Random) -> list[tuple[int, ...]]:
         sampler = WorldSampler(observation, sigma=None)
         assert sampler._fast is not None
-        counts = Counter(w.hands for w in sampler.draw(3000, rng))
-        assert tuple(real) in counts
-        expected = 3000 / len(counts)
-        if len(counts) > 1:
-            assert min(counts.values()) > expected * 0.6
-            assert max(counts.values()) < expected * 1.4
-        checked += 1
+        return [w.hands for w in sampler.draw(3000, rng)]
+
+    assert_uniform_over_small_endings(draw)
 
 
 @needs_numba

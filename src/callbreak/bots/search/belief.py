@@ -58,6 +58,29 @@ class DealPlan:
     final: int
     needs_seat: Any
     needs_mask: Any
+    nneeds: int
+    """How many "holds at least one of" facts (the arrays hold a dummy when there are none)."""
+
+    def deal(self, kernels: Kernels, tries: int, seed: int, out: Any) -> int:
+        """Fill the rows of ``out`` (the others' hands) by ``kernels.deal``; how many it filled."""
+        return int(
+            kernels.deal(
+                self.cards,
+                self.starts,
+                self.begin,
+                self.end,
+                self.prev,
+                self.split,
+                self.cum,
+                self.final,
+                self.needs_seat,
+                self.needs_mask,
+                self.nneeds,
+                tries,
+                seed,
+                out,
+            )
+        )
 
 
 def plan(
@@ -131,6 +154,7 @@ def plan(
         final=final,
         needs_seat=numpy.array([s for s, _ in needs] or [0], numpy.int64),
         needs_mask=numpy.array([m for _, m in needs] or [0], numpy.int64),
+        nneeds=len(needs),
     )
 
 

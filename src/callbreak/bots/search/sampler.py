@@ -644,7 +644,6 @@ class _FastDeals:
         self.others = hands.others
         needs = [(j, need) for j, s in enumerate(self.others) for need in cons.must_hold[s]]
         self.plan = belief.plan(dealer.groups, dealer.ways, dealer.splits, dealer.counts, needs)
-        self.nneeds = len(needs)
         rules = observation.rules
         self.rules = rules
         self.calls = numpy.array([-1 if c is None else c for c in observation.calls], numpy.int64)
@@ -662,22 +661,7 @@ class _FastDeals:
         """``count`` deals (hands by seat, the observer's own included)."""
         numpy, plan, cons = self.numpy, self.plan, self.cons
         out = numpy.zeros((count, 3), numpy.int64)
-        filled = self.kernels.deal(
-            plan.cards,
-            plan.starts,
-            plan.begin,
-            plan.end,
-            plan.prev,
-            plan.split,
-            plan.cum,
-            plan.final,
-            plan.needs_seat,
-            plan.needs_mask,
-            self.nneeds,
-            REJECTION_TRIES,
-            rng.getrandbits(32),
-            out,
-        )
+        filled = plan.deal(self.kernels, REJECTION_TRIES, rng.getrandbits(32), out)
         deals = []
         for row in out[:filled].tolist():
             full = [0] * 4
