@@ -197,6 +197,26 @@ def test_machine_bits_match_the_portable_ones() -> None:
         assert bits["top_card"](mask) == _core.top_card(mask)
 
 
+def test_trick_code_follows_the_cards_played() -> None:
+    """The code a trick start derives from the previous one's (``code_after``) is the
+    code ``position_code`` writes from scratch, through whole random deals."""
+    from callbreak.bots.search import _core
+
+    rng = random.Random(9)
+    moves = [0] * (_core.MAX_DEPTH * _core.DEPTH_WORDS)
+    for _ in range(40):
+        hands = list(shuffled_hands(4, rng.randrange(4), rng))
+        leader = rng.randrange(4)
+        for depth in range(0, 13 * 4, 4):
+            flags = rng.randrange(4)
+            expected = _core.position_code(hands, leader, flags)
+            assert _core.trick_code(hands, moves, depth, leader, flags) == expected
+            for offset in range(4):
+                p = (leader + offset) % 4
+                hands[p] ^= 1 << rng.choice(list(iter_cards(hands[p])))
+            leader = rng.randrange(4)
+
+
 def hand_world(hands: list[str], leader: int, trick: str = "", **options: object) -> World:
     rules = play_rules(Rules.preset("callbreak").replace(**options))
     masks = tuple(parse_hand(h) for h in hands)

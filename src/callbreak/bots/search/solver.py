@@ -23,7 +23,8 @@ How it searches (the hot core is ``_core.search``):
   matters to the play: every hand's length in every suit, the leader, the
   flags the lead rules read, the question, and the owners of the live cards
   of each suit *in rank order* (so it does not matter which smaller cards are
-  gone).  Each answer also carries a *certificate*: per suit, the lowest rank
+  gone); a trick start's key is the previous trick start's with the four
+  cards played cut out.  Each answer also carries a *certificate*: per suit, the lowest rank
   whose order it relied on (a trick won by rank, a card that had to overtake
   or ruff higher, a bound); the entry then matches every position that agrees
   on the lengths and on the owners of the relevant top cards only, whatever
@@ -78,6 +79,7 @@ from typing import Any
 
 from callbreak.bots.search import _core
 from callbreak.bots.search._core import (
+    DEPTH_WORDS,
     DIR_BASE,
     DIR_MASK,
     DIR_SLOT,
@@ -85,7 +87,6 @@ from callbreak.bots.search._core import (
     HIST,
     LIMIT,
     MAX_DEPTH,
-    MOVE_SLOTS,
     NO_LIMIT,
     PLAYERS,
     SLOT,
@@ -255,11 +256,11 @@ class Solver:
             self._tables: Any = numpy.zeros(words, numpy.int64)
             self._tables.fill(0)  # touch every page now, not one page fault per new entry
             self._tables[:TT_BASE] = head
-            self._moves: Any = numpy.zeros(MAX_DEPTH * 2 * MOVE_SLOTS, numpy.int64)
+            self._moves: Any = numpy.zeros(MAX_DEPTH * DEPTH_WORDS, numpy.int64)
             self._hands: Any = numpy.zeros(PLAYERS, numpy.int64)
         else:
             self._tables = [*head, *([0] * (words - TT_BASE))]
-            self._moves = [0] * (MAX_DEPTH * 2 * MOVE_SLOTS)
+            self._moves = [0] * (MAX_DEPTH * DEPTH_WORDS)
             self._hands = [0] * PLAYERS
 
     @property
