@@ -210,7 +210,8 @@ def test_trick_code_follows_the_cards_played() -> None:
         for depth in range(0, 13 * 4, 4):
             flags = rng.randrange(4)
             expected = _core.position_code(hands, leader, flags)
-            assert _core.trick_code(hands, moves, depth, leader, flags) == expected
+            alive = hands[0] | hands[1] | hands[2] | hands[3]
+            assert _core.trick_code(hands, moves, depth, leader, flags, alive) == expected
             for offset in range(4):
                 p = (leader + offset) % 4
                 hands[p] ^= 1 << rng.choice(list(iter_cards(hands[p])))

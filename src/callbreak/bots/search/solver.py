@@ -24,9 +24,9 @@ How it searches (the hot core is ``_core.search``):
   flags the lead rules read, the question, and the owners of the live cards
   of each suit *in rank order* (so it does not matter which smaller cards are
   gone); a trick start's key is the previous trick start's with the four
-  cards played cut out.  Each answer also carries a *certificate*: per suit, the lowest rank
-  whose order it relied on (a trick won by rank, a card that had to overtake
-  or ruff higher, a bound); the entry then matches every position that agrees
+  cards played cut out.  Each answer also carries a *certificate*: per suit,
+  the lowest rank whose order it relied on (a trick won by rank, a card that
+  had to overtake or ruff higher, a bound); the entry then matches every position that agrees
   on the lengths and on the owners of the relevant top cards only, whatever
   the smaller cards are.  The table is a numpy (or list) hash table with
   four-slot probing, replacing the shallowest entry, and an age stamp so a
@@ -363,17 +363,15 @@ class Solver:
         tl = world.tricks_left
         top = tl
         if not trick:
-            hands = list(world.hands)
-            _, ceiling, live, *_ = _core.sure_bounds(world.rules.trump, seat, hands, tl)
+            _, ceiling, live, *_ = _core.sure_bounds(world.rules.trump, seat, world.hands, tl)
             top = max(0, min(tl, ceiling, live))
-        lo, hi = 0, tl
-        if top > 0 and self._reach(world, seat, top, tl, trick):
-            lo = top  # the answer, when ``top`` is a true ceiling; else go on upwards
-        else:
-            hi = top - 1
-            while hi > 0 and not self._reach(world, seat, hi, tl, trick):
-                hi -= 1
-            return max(hi, 0)
+        if top == 0 or not self._reach(world, seat, top, tl, trick):
+            k = top - 1
+            while k > 0 and not self._reach(world, seat, k, tl, trick):
+                k -= 1
+            return max(k, 0)
+        # ``top`` is reached: the answer, when it is a true ceiling; else go on upwards.
+        lo, hi = top, tl
         while lo < hi:
             mid = (lo + hi + 1) // 2
             if self._reach(world, seat, mid, tl, trick):
