@@ -58,7 +58,7 @@ How it searches (the hot core is ``_core.search``):
 
 The core follows ``engine/kernel.py``: ``_build(jit)`` wraps the same source
 (``_core`` and the engine's own ``tricks.legal_mask``/``tricks.beats``) with
-``numba.njit`` when numba is installed (compiled once per process, about 20 s:
+``numba.njit`` when numba is installed (compiled once per process, about 13 s:
 numba cannot cache a recursive function), or runs it as plain Python with
 lists for arrays when it is not, so numba and numpy stay optional and the
 two modes search the same tree node for node.  Only ``popcount`` and
@@ -192,7 +192,10 @@ def core(compiled: bool) -> Core:
         if compiled:
             import numba
 
-            found = _build(numba.njit(cache=False))
+            # Without numba's reference counting: the core allocates nothing, and every
+            # call of a compiled function that is handed an array otherwise counts the
+            # array's owner up and down with atomic instructions (a third of the time).
+            found = _build(numba.njit(cache=False, _nrt=False))
         else:
             found = _build(_identity)
         _CORES[compiled] = found
