@@ -43,7 +43,8 @@ owner streams, the live cards) when the ply starts a trick."""
 # data (stamp << 32 | tricks left << 24 | best lead << 16 | bound a << 8 | bound b); from
 # the word at DIR_BASE the directory, DIR_SLOT int64 per group of positions that share
 # lengths and head: lengths, head | tricks left << 14 | stamp << 18, then up to PATTERNS
-# relevant-places patterns (each plus one; 0 = none), most recently stored first.
+# relevant-places patterns (each plus one; 0 = none), most recently stored first, then
+# FILTER_WORDS words of a filter with one bit set per key stored in the group.
 STATS = 0
 TT_MASK = 1
 TT_STAMP = 2
@@ -59,10 +60,14 @@ TT_BASE = HIST + PLAYERS * DECK_SIZE
 SLOT = 5
 PROBES = 4
 """Slots tried for one exact key: every key of a group hashes apart, so few collide."""
-DIR_SLOT = 18
-PATTERNS = DIR_SLOT - 2
+PATTERNS = 16
 """Patterns of places kept per group: 16 finds about twice the entries 4 does in whole
 deals; more adds little."""
+FILTER_AT = 2 + PATTERNS
+FILTER_WORDS = 8
+FILTER_BITS = 62
+"""Bits used per filter word (so that no bit is the sign bit, nor needs 64 in Python)."""
+DIR_SLOT = FILTER_AT + FILTER_WORDS
 DIR_PROBES = 4
 HEAD_BITS = (1 << 14) - 1
 PLACES_SHIFT = 14
@@ -468,9 +473,12 @@ def dir_find(tables: Any, lengths: int, head: int, group: int) -> int:
     return -1
 
 
-def dir_add(tables: Any, lengths: int, head: int, group: int, tl: int, places: int) -> None:
+def dir_add(
+    tables: Any, lengths: int, head: int, group: int, tl: int, places: int, key: int
+) -> None:
     """Put ``places`` first in its group's list of patterns (making the group's slot, over
-    a stale or else the shallowest one, when it has none); the oldest pattern drops off."""
+    a stale or else the shallowest one, when it has none; the oldest pattern drops off),
+    and set the filter bit of the stored key (``key_index``)."""
     mask = tables[DIR_MASK]
     stamp = tables[TT_STAMP]
     base = tables[DIR_BASE]
@@ -497,8 +505,10 @@ def dir_add(tables: Any, lengths: int, head: int, group: int, tl: int, places: i
         found = empty if empty >= 0 else shallow
         tables[found] = lengths
         tables[found + 1] = head | (tl << 14) | (stamp << 18)
-        for k in range(PATTERNS):
+        for k in range(DIR_SLOT - 2):
             tables[found + 2 + k] = 0
+    word, bit = filter_bit(key)
+    tables[found + FILTER_AT + word] |= 1 << bit
     last = PATTERNS - 1
     for k in range(PATTERNS):
         if tables[found + 2 + k] == code or tables[found + 2 + k] == 0:
@@ -509,19 +519,42 @@ def dir_add(tables: Any, lengths: int, head: int, group: int, tl: int, places: i
     tables[found + 2] = code
 
 
+def filter_bit(key: int) -> tuple[int, int]:
+    """Which word of a group's filter, and which bit of it, stands for a key: hash bits
+    above those that pick the key's slot in a table of up to 2**20 entries."""
+    f = key >> 20
+    return f & (FILTER_WORDS - 1), (f // FILTER_WORDS) % FILTER_BITS
+
+
 def tt_find(
-    tables: Any, lengths: int, head: int, group: int, places: int, s01: int, s23: int
+    tables: Any,
+    lengths: int,
+    head: int,
+    group: int,
+    d_at: int,
+    places: int,
+    s01: int,
+    s23: int,
 ) -> int:
     """The entry that covers this position under one pattern of relevant places (the same
-    lengths, leader, flags, question and owners of those places), or -1."""
+    lengths, leader, flags, question and owners of those places), or -1.
+
+    The group's filter (at ``d_at``, in the directory) has a bit for every key
+    stored in the group: a key whose bit is clear was never stored, and is
+    known missing without a visit to the table.  Most lookups that find
+    nothing try every pattern of their group, and each visit is a cache miss.
+    """
     m01 = run_mask(places & 0xF) | (run_mask((places >> 4) & 0xF) << 26)
     m23 = run_mask((places >> 8) & 0xF) | (run_mask((places >> 12) & 0xF) << 26)
     k01 = s01 & m01
     k23 = s23 & m23
+    i = key_index(group, places, k01, k23)
+    word, bit = filter_bit(i)
+    if not (tables[d_at + FILTER_AT + word] >> bit) & 1:
+        return -1
     word1 = head | (places << PLACES_SHIFT)
     size_mask = tables[TT_MASK]
     stamp = tables[TT_STAMP]
-    i = key_index(group, places, k01, k23)
     for j in range(PROBES):
         at = TT_BASE + SLOT * ((i + j) & size_mask)
         if (
@@ -577,7 +610,6 @@ def tt_store(
     them) hashes apart, and the directory says which patterns to look them up by.
     """
     group = group_index(lengths, head)
-    dir_add(tables, lengths, head, group, tl, places)
     size_mask = tables[TT_MASK]
     stamp = tables[TT_STAMP]
     m01 = run_mask(places & 0xF) | (run_mask((places >> 4) & 0xF) << 26)
@@ -585,6 +617,7 @@ def tt_store(
     k01 = s01 & m01
     k23 = s23 & m23
     i = key_index(group, places, k01, k23)
+    dir_add(tables, lengths, head, group, tl, places, i)
     word1 = head | (places << PLACES_SHIFT)
     victim = -1
     empty = -1
@@ -902,7 +935,7 @@ def search(
             code = tables[d_at + 2 + k]
             if code == 0:
                 break
-            at = tt_find(tables, lengths, head, group, code - 1, s01, s23)
+            at = tt_find(tables, lengths, head, group, d_at, code - 1, s01, s23)
             if at < 0:
                 continue
             d = tables[at + 4]
@@ -1110,6 +1143,7 @@ FUNCTIONS = (
     "key_index",
     "run_mask",
     "dir_find",
+    "filter_bit",
     "dir_add",
     "tt_find",
     "places_of",

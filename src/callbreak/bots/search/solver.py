@@ -36,7 +36,9 @@ How it searches (the hot core is ``_core.search``):
   deal and would crowd each other out of any one bucket.  A lookup cannot
   know the places in advance, so a *directory* keeps, per lengths and head,
   the last sixteen patterns of places stored, the latest to answer first,
-  and the lookup tries the key each of them gives.  An entry stored again
+  and the lookup tries the key each of them gives; a filter of a few hundred
+  bits per group, one set for each key stored, tells most keys that are not
+  there without a visit to the table (a cache miss).  An entry stored again
   keeps the tighter of its old and new bounds.
 * Bounds that need no search, at trick boundaries: the seat's trumps each
   win unless met by a higher opposing trump (a floor by matching), one
@@ -195,7 +197,8 @@ def core(compiled: bool) -> Core:
             # Without numba's reference counting: the core allocates nothing, and every
             # call of a compiled function that is handed an array otherwise counts the
             # array's owner up and down with atomic instructions (a third of the time).
-            found = _build(numba.njit(cache=False, _nrt=False))
+            options: dict[str, Any] = {"cache": False, "_nrt": False}
+            found = _build(numba.njit(**options))
         else:
             found = _build(_identity)
         _CORES[compiled] = found
