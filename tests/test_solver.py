@@ -218,6 +218,39 @@ def test_trick_code_follows_the_cards_played() -> None:
             leader = rng.randrange(4)
 
 
+@pytest.mark.parametrize("options", OPTION_SETS)
+def test_untrumped_floor_never_promises_too_much(options: dict[str, object]) -> None:
+    """The seat's sure tricks once the others hold no trump, whoever leads, against the
+    minimax of endings in which they hold none (and at times the floor is the value)."""
+    from callbreak.bots.search import _core
+
+    rules = play_rules(Rules.preset("callbreak").replace(**options))
+    rng = random.Random(11)
+    spades = 0x1FFF << (13 * rules.trump)
+    checked = tight = 0
+    while checked < 60:
+        state = PlayState(rules, shuffled_hands(4, rng.randrange(4), rng), rng.randrange(4))
+        while state.tricks_left > 3:
+            state.play(random_card(state.legal(), rng.random()))
+        hands = list(state.hands)
+        for seat in range(4):
+            others = 0
+            for p in range(4):
+                others |= hands[p] if p != seat else 0
+            if others & spades:
+                continue
+            sure, _ = _core.seat_floor_untrumped(rules, seat, hands)
+            for leader in range(4):
+                ending = PlayState(
+                    rules, hands, leader, tricks=state.tricks, trump_played=state.trump_played
+                )
+                value = minimax(ending, seat) - state.tricks[seat]
+                assert sure <= value, (hands, seat, leader)
+                tight += sure == value > 0
+                checked += 1
+    assert tight > 10
+
+
 def hand_world(hands: list[str], leader: int, trick: str = "", **options: object) -> World:
     rules = play_rules(Rules.preset("callbreak").replace(**options))
     masks = tuple(parse_hand(h) for h in hands)

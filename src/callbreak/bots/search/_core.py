@@ -282,6 +282,47 @@ def seat_quick_tricks(
     return count, rel
 
 
+def seat_floor_untrumped(rules: Any, seat: int, hands: Any) -> tuple[int, int]:
+    """Tricks the seat is sure of whoever leads, once none of the others holds a trump
+    (0 while any does), and the certificate of ranks relied on.
+
+    Every trump of the seat then wins whenever it is played.  Its *winners*,
+    the top live cards of a side suit it holds in a row, win whenever played
+    to a trick of their suit, since nobody can ruff them; one is lost only
+    when discarded, and the seat discards a winner only when it holds neither
+    a trump nor any other card.  So with a trump, the seat follows the
+    others' leads with its losers until it can win a trick with a winner or
+    a ruff, and from then on cashes every winner and trump: all of them are
+    its.  Without a trump, the same holds when it has a winner in every suit
+    the others hold: it wins the first trick of whatever they lead.
+    """
+    trump = rules.trump
+    own = hands[seat]
+    alive = hands[0] | hands[1] | hands[2] | hands[3]
+    others = alive & ~own
+    trumps = 0
+    if trump >= 0:
+        if others & SUIT_MASKS[trump]:
+            return 0, NO_RANKS
+        trumps = popcount(own & SUIT_MASKS[trump])
+    winners = 0
+    rel = NO_RANKS
+    every_suit = True
+    for suit in range(4):
+        if suit == trump:
+            continue
+        smask = SUIT_MASKS[suit]
+        run, lowest = top_run(own & smask, alive & smask)
+        if run:
+            winners += run
+            rel = rel_card(rel, lowest)
+        elif others & smask:
+            every_suit = False
+    if trumps or every_suit:
+        return trumps + winners, rel
+    return 0, NO_RANKS
+
+
 def opponent_quick_tricks(
     rules: Any, seat: int, leader: int, hands: Any, trump_played: bool, first: bool
 ) -> tuple[int, int]:
@@ -920,6 +961,10 @@ def search(
                 )
                 if tl - quick < lo:
                     return rel << 1
+                if not first_trick:
+                    sure, rel = seat_floor_untrumped(rules, seat, hands)
+                    if sure >= lo:
+                        return (rel << 1) | 1
         flags = (1 if trump_played else 0) | (2 if first_trick else 0)
         alive = hands[0] | hands[1] | hands[2] | hands[3]
         lengths, head, s01, s23 = trick_code(hands, moves, depth, leader, flags, alive)
@@ -1134,6 +1179,7 @@ FUNCTIONS = (
     "sure_bounds",
     "drop_lowest",
     "seat_quick_tricks",
+    "seat_floor_untrumped",
     "opponent_quick_tricks",
     "position_code",
     "code_after",

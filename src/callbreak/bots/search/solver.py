@@ -45,7 +45,9 @@ How it searches (the hot core is ``_core.search``):
   opponent's trumps likewise (a ceiling), side suits where one opponent can
   cover every card of the seat (a ceiling); on lead, the seat's top trumps
   draw the others' trumps and its top side cards cash while nobody can ruff;
-  an opposing leader's top cards likewise.
+  an opposing leader's top cards likewise; and once the others hold no trump,
+  whoever leads, the seat makes every trump and top side card it holds if it
+  has a trump, or a top card in every suit the others hold.
 * Equivalent cards: cards of a suit in one hand with no live card of
   another hand (or on the table) between them are interchangeable, so only
   the highest of each run is searched (and reported for all of it).  And once
