@@ -10,7 +10,11 @@ is reported apart; the plain-Python solver on the small endings.  The
 sampler's figure is worlds per second from random mid-deal observations,
 calls weighed in, and again with the play weighed too.
 
-    python bench/solver.py [--deals 100] [--node-limit 20000000] [--seed 1]
+With ``--threads 1,2`` (the default) the whole deals are solved again by a
+solver with a helper thread (``Solver(threads=2)``), whose node counts are
+both threads' together.
+
+    python bench/solver.py [--deals 100] [--node-limit 20000000] [--seed 1] [--threads 1,2]
 """
 
 from __future__ import annotations
@@ -112,6 +116,9 @@ def main() -> None:
     parser.add_argument("--rules", default="callbreak", help="preset")
     parser.add_argument("--depths", default="13,8,4", help="tricks left, comma-separated")
     parser.add_argument("--python-deals", type=int, default=20, help="plain-Python endings")
+    parser.add_argument(
+        "--threads", default="1,2", help="threads for the whole deals, comma-separated"
+    )
     args = parser.parse_args()
 
     rules = Rules.preset(args.rules)
@@ -128,6 +135,10 @@ def main() -> None:
         for left in depths:
             worlds = positions(rules, left, args.deals, args.seed)
             report(f"{left:2d} tricks left", *measure(solver, worlds))
+            for threads in [int(t) for t in args.threads.split(",")]:
+                if left == 13 and threads > 1:
+                    pair = Solver(compiled=True, node_limit=args.node_limit, threads=threads)
+                    report(f"13 tricks left, {threads} threads", *measure(pair, worlds))
     else:
         print("compiled solver: numba is not installed (pip install callbreak[fast])")
     if args.python_deals > 0:

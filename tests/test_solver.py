@@ -183,6 +183,19 @@ def test_compiled_and_interpreted_search_the_same_tree(compiled: Solver) -> None
         assert plain.nodes - before[0] == fresh.nodes - before[1]
 
 
+def test_two_threads_give_the_same_answers(compiled: Solver) -> None:
+    """A helper thread sharing the table (big questions only) changes no answer."""
+    pair = Solver(compiled=True, table_bits=16, threads=2)
+    for world, seat in random_worlds({}, seed=12, count=6, lefts=(9, 10)):
+        assert pair.solve(world, seat) == compiled.solve(world, seat)
+        assert pair.min_tricks(world, seat) == compiled.min_tricks(world, seat)
+        if world.to_act == seat:
+            assert pair.move_values(world, seat) == compiled.move_values(world, seat)
+    assert pair._helper_nodes > 0  # the helper did search
+    with pytest.raises(ValueError, match="threads"):
+        Solver(compiled=False, threads=2)
+
+
 def test_machine_bits_match_the_portable_ones() -> None:
     """The compiled core's popcount and top_card instructions against ``_core``'s own."""
     pytest.importorskip("numba")

@@ -14,8 +14,10 @@ The search is described in ``solver``'s docstring.  Conventions here:
   it is relevant, everything below is interchangeable.  ``NO_RANKS`` relies
   on none.  ``search`` returns ``certificate << 1 | answer`` (-1 when it ran
   out of nodes).
-* ``tables`` is one flat int64 array: statistics and settings, the
-  move-ordering history, then the transposition table (layout below).
+* ``tables`` is one flat int64 array, shared by the threads of a search:
+  settings, then the transposition table, its directory and its filter
+  (layout below); ``moves`` is each thread's own: the move buffers of the
+  plies, its node count and its move-ordering history.
 """
 
 from __future__ import annotations
@@ -35,17 +37,25 @@ CODE_AT = 2 * MOVE_SLOTS
 DEPTH_WORDS = CODE_AT + 4
 """Move-buffer words per ply: the moves and their scores, then the code (lengths, the two
 owner streams, the live cards) when the ply starts a trick."""
+# After the plies, a thread's move buffer keeps what is its own: the nodes it searched;
+# 0 for the main search, or for a helper thread the depth above which it takes the
+# others' cards in reverse order (``Solver(threads=2)``); and its move-ordering history
+# by seat and card (written at every cut-off: shared, it would bounce between the caches
+# of the cores).
+NODES_AT = MAX_DEPTH * DEPTH_WORDS
+HELPER_AT = NODES_AT + 1
+HIST_AT = HELPER_AT + 1
+MOVES_WORDS = HIST_AT + PLAYERS * DECK_SIZE
 
-# Layout of the flat ``tables`` array shared by the core and its driver: statistics and
-# settings; from HIST the move-ordering history by seat and card; from TT_BASE the
-# transposition table, SLOT int64 per entry: lengths, head (leader, flags, question) with
-# the relevant places per suit above it, the two owner streams cut to those places, and
-# data (stamp << 32 | tricks left << 24 | best lead << 16 | bound a << 8 | bound b); from
+# Layout of the flat ``tables`` array shared by the core and its driver (and by the
+# threads of a search): settings; from TT_BASE the transposition table, SLOT int64 per
+# entry: lengths, head (leader, flags, question) with the relevant places per suit above
+# it, the two owner streams cut to those places (these four XORed with the data word),
+# and data (stamp << 32 | tricks left << 24 | best lead << 16 | bound a << 8 | bound b); from
 # the word at DIR_BASE the directory, DIR_SLOT int64 per group of positions that share
 # lengths and head: lengths, head | tricks left << 14 | stamp << 18, then up to PATTERNS
-# relevant-places patterns (each plus one; 0 = none), most recently stored first, then
-# FILTER_WORDS words of a filter with one bit set per key stored in the group.
-STATS = 0
+# relevant-places patterns (each plus one; 0 = none), most recently stored first; from
+# the word at FILTER_BASE the filter of keys stored (see ``filter_has``).
 TT_MASK = 1
 TT_STAMP = 2
 EXACT = 3
@@ -55,19 +65,18 @@ NO_LIMIT = (1 << 62) - 1
 DIR_BASE = 5
 """Index of the word holding where the directory starts (after the table's entries)."""
 DIR_MASK = 6
-HIST = 64
-TT_BASE = HIST + PLAYERS * DECK_SIZE
+TT_BASE = 64
 SLOT = 5
 PROBES = 4
 """Slots tried for one exact key: every key of a group hashes apart, so few collide."""
 PATTERNS = 16
 """Patterns of places kept per group: 16 finds about twice the entries 4 does in whole
 deals; more adds little."""
-FILTER_AT = 2 + PATTERNS
-FILTER_WORDS = 8
-FILTER_BITS = 62
-"""Bits used per filter word (so that no bit is the sign bit, nor needs 64 in Python)."""
-DIR_SLOT = FILTER_AT + FILTER_WORDS
+DIR_SLOT = 2 + PATTERNS
+FILTER_BASE = 7
+FILTER_MASK = 8
+FILTER_BITS = 48
+"""Key bits per filter word; the 15 bits above them hold the stamp they were set under."""
 DIR_PROBES = 4
 HEAD_BITS = (1 << 14) - 1
 PLACES_SHIFT = 14
@@ -514,12 +523,9 @@ def dir_find(tables: Any, lengths: int, head: int, group: int) -> int:
     return -1
 
 
-def dir_add(
-    tables: Any, lengths: int, head: int, group: int, tl: int, places: int, key: int
-) -> None:
+def dir_add(tables: Any, lengths: int, head: int, group: int, tl: int, places: int) -> None:
     """Put ``places`` first in its group's list of patterns (making the group's slot, over
-    a stale or else the shallowest one, when it has none; the oldest pattern drops off),
-    and set the filter bit of the stored key (``key_index``)."""
+    a stale or else the shallowest one, when it has none); the oldest pattern drops off."""
     mask = tables[DIR_MASK]
     stamp = tables[TT_STAMP]
     base = tables[DIR_BASE]
@@ -546,10 +552,8 @@ def dir_add(
         found = empty if empty >= 0 else shallow
         tables[found] = lengths
         tables[found + 1] = head | (tl << 14) | (stamp << 18)
-        for k in range(DIR_SLOT - 2):
+        for k in range(PATTERNS):
             tables[found + 2 + k] = 0
-    word, bit = filter_bit(key)
-    tables[found + FILTER_AT + word] |= 1 << bit
     last = PATTERNS - 1
     for k in range(PATTERNS):
         if tables[found + 2 + k] == code or tables[found + 2 + k] == 0:
@@ -560,11 +564,28 @@ def dir_add(
     tables[found + 2] = code
 
 
-def filter_bit(key: int) -> tuple[int, int]:
-    """Which word of a group's filter, and which bit of it, stands for a key: hash bits
-    above those that pick the key's slot in a table of up to 2**20 entries."""
-    f = key >> 20
-    return f & (FILTER_WORDS - 1), (f // FILTER_WORDS) % FILTER_BITS
+def filter_has(tables: Any, key: int) -> bool:
+    """Whether a key (``key_index``) may have been stored under this stamp: false for
+    most keys never stored, true for every key stored.
+
+    Most lookups that find nothing try every pattern of their group, and a
+    visit to the table is a miss in the cache (the table is many times the
+    cache's size); the filter is a bit per key hash, small enough to stay in
+    the cache.  Each word keeps the stamp its bits were set under, so a new
+    question starts with an empty filter without clearing anything.
+    """
+    word: int = tables[tables[FILTER_BASE] + ((key // FILTER_BITS) & tables[FILTER_MASK])]
+    tag: int = tables[TT_STAMP] & 0x7FFF
+    return (word >> FILTER_BITS) == tag and (word >> (key % FILTER_BITS)) & 1 == 1
+
+
+def filter_add(tables: Any, key: int) -> None:
+    at = tables[FILTER_BASE] + ((key // FILTER_BITS) & tables[FILTER_MASK])
+    tag = tables[TT_STAMP] & 0x7FFF
+    word = tables[at]
+    if (word >> FILTER_BITS) != tag:
+        word = tag << FILTER_BITS
+    tables[at] = word | (1 << (key % FILTER_BITS))
 
 
 def tt_find(
@@ -572,40 +593,33 @@ def tt_find(
     lengths: int,
     head: int,
     group: int,
-    d_at: int,
     places: int,
     s01: int,
     s23: int,
 ) -> int:
     """The entry that covers this position under one pattern of relevant places (the same
-    lengths, leader, flags, question and owners of those places), or -1.
-
-    The group's filter (at ``d_at``, in the directory) has a bit for every key
-    stored in the group: a key whose bit is clear was never stored, and is
-    known missing without a visit to the table.  Most lookups that find
-    nothing try every pattern of their group, and each visit is a cache miss.
-    """
+    lengths, leader, flags, question and owners of those places), or -1."""
     m01 = run_mask(places & 0xF) | (run_mask((places >> 4) & 0xF) << 26)
     m23 = run_mask((places >> 8) & 0xF) | (run_mask((places >> 12) & 0xF) << 26)
     k01 = s01 & m01
     k23 = s23 & m23
     i = key_index(group, places, k01, k23)
-    word, bit = filter_bit(i)
-    if not (tables[d_at + FILTER_AT + word] >> bit) & 1:
+    if not filter_has(tables, i):
         return -1
     word1 = head | (places << PLACES_SHIFT)
     size_mask = tables[TT_MASK]
     stamp = tables[TT_STAMP]
     for j in range(PROBES):
         at = TT_BASE + SLOT * ((i + j) & size_mask)
+        d = tables[at + 4]
         if (
-            (tables[at + 4] >> 32) == stamp
-            and tables[at + 2] == k01
-            and tables[at + 3] == k23
-            and tables[at] == lengths
-            and tables[at + 1] == word1
+            (d >> 32) == stamp
+            and tables[at + 2] ^ d == k01
+            and tables[at + 3] ^ d == k23
+            and tables[at] ^ d == lengths
+            and tables[at + 1] ^ d == word1
         ):
-            return int(at)
+            return int(d)
     return -1
 
 
@@ -658,9 +672,11 @@ def tt_store(
     k01 = s01 & m01
     k23 = s23 & m23
     i = key_index(group, places, k01, k23)
-    dir_add(tables, lengths, head, group, tl, places, i)
+    dir_add(tables, lengths, head, group, tl, places)
+    filter_add(tables, i)
     word1 = head | (places << PLACES_SHIFT)
     victim = -1
+    old = 0
     empty = -1
     shallow = -1
     shallow_tl = 99
@@ -672,12 +688,13 @@ def tt_store(
                 empty = at
             continue
         if (
-            tables[at] == lengths
-            and tables[at + 1] == word1
-            and tables[at + 2] == k01
-            and tables[at + 3] == k23
+            tables[at] ^ d == lengths
+            and tables[at + 1] ^ d == word1
+            and tables[at + 2] ^ d == k01
+            and tables[at + 3] ^ d == k23
         ):
             victim = at
+            old = d
             break
         t = (d >> 24) & 0xFF
         if t < shallow_tl:
@@ -687,7 +704,6 @@ def tt_store(
         victim = empty if empty >= 0 else shallow
     elif (head >> 4) & 3 != 3:
         # The same positions and question kind: keep the tighter of each bound.
-        old = tables[victim + 4]
         a = (data >> 8) & 0xFF
         b = data & 0xFF
         if (old >> 8) & 0xFF > a:
@@ -698,11 +714,12 @@ def tt_store(
         if code == 0:
             code = (old >> 16) & 0xFF
         data = (code << 16) | (a << 8) | b
-    tables[victim] = lengths
-    tables[victim + 1] = word1
-    tables[victim + 2] = k01
-    tables[victim + 3] = k23
-    tables[victim + 4] = (stamp << 32) | (tl << 24) | data
+    full = (stamp << 32) | (tl << 24) | data
+    tables[victim] = lengths ^ full
+    tables[victim + 1] = word1 ^ full
+    tables[victim + 2] = k01 ^ full
+    tables[victim + 3] = k23 ^ full
+    tables[victim + 4] = full
 
 
 def encode_move(card: int, alive: int) -> int:
@@ -820,7 +837,7 @@ def order_moves(
                         score += 80
             elif ncards == 0 and hands[seat] & SUIT_MASKS[suit]:
                 score += 80  # the seat must follow: it cannot ruff
-            score = (score << 24) + tables[HIST + to_act * DECK_SIZE + c]
+            score = (score << 24) + moves[HIST_AT + to_act * DECK_SIZE + c]
         moves[at + count] = c
         moves[at + MOVE_SLOTS + count] = score
         count += 1
@@ -925,8 +942,8 @@ def search(
         return (NO_RANKS << 1) | 1
     if lo > hi or lo > tl or hi < 0:
         return NO_RANKS << 1
-    tables[STATS] += 1
-    if tables[STATS] > tables[LIMIT]:
+    moves[NODES_AT] += 1
+    if moves[NODES_AT] > tables[LIMIT]:
         return -1
     trump = rules.trump
     to_act = leader + ncards
@@ -980,10 +997,9 @@ def search(
             code = tables[d_at + 2 + k]
             if code == 0:
                 break
-            at = tt_find(tables, lengths, head, group, d_at, code - 1, s01, s23)
-            if at < 0:
+            d = tt_find(tables, lengths, head, group, code - 1, s01, s23)
+            if d < 0:
                 continue
-            d = tables[at + 4]
             a = (d >> 8) & 0xFF
             b = d & 0xFF
             answer = -1
@@ -1045,6 +1061,13 @@ def search(
         first_move,
     )
     is_max = to_act == seat
+    if not is_max and count > 1 and depth < moves[HELPER_AT]:
+        # A helper thread takes the others' cards from the other end: where every one
+        # must be refuted, the two threads meet in the middle through the table.
+        for i in range(count // 2):
+            c = moves[at + i]
+            moves[at + i] = moves[at + count - 1 - i]
+            moves[at + count - 1 - i] = c
     result = not is_max
     decisive = -1
     children = NO_RANKS
@@ -1125,8 +1148,8 @@ def search(
             result = is_max
             decisive = c
             children = child >> 1
-            hist = tables[HIST + to_act * DECK_SIZE + c] + tl * tl
-            tables[HIST + to_act * DECK_SIZE + c] = hist if hist < (1 << 23) else (1 << 23)
+            hist = moves[HIST_AT + to_act * DECK_SIZE + c] + tl * tl
+            moves[HIST_AT + to_act * DECK_SIZE + c] = hist if hist < (1 << 23) else (1 << 23)
             break
         children = rel_union(children, child >> 1)
         if skip_covered:
@@ -1189,7 +1212,8 @@ FUNCTIONS = (
     "key_index",
     "run_mask",
     "dir_find",
-    "filter_bit",
+    "filter_has",
+    "filter_add",
     "dir_add",
     "tt_find",
     "places_of",

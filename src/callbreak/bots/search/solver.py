@@ -36,10 +36,14 @@ How it searches (the hot core is ``_core.search``):
   deal and would crowd each other out of any one bucket.  A lookup cannot
   know the places in advance, so a *directory* keeps, per lengths and head,
   the last sixteen patterns of places stored, the latest to answer first,
-  and the lookup tries the key each of them gives; a filter of a few hundred
-  bits per group, one set for each key stored, tells most keys that are not
-  there without a visit to the table (a cache miss).  An entry stored again
-  keeps the tighter of its old and new bounds.
+  and the lookup tries the key each of them gives.  Most lookups that find
+  nothing try every pattern, and the table is many times the cache's size,
+  so a visit costs a miss in the cache: a filter of six bits per entry (1 MiB,
+  it stays in the cache), one set for each key stored, tells most keys that
+  are not there without a visit.  An entry stored again keeps the tighter of
+  its old and new bounds.  Its key words are stored XORed with its data word,
+  so that a thread reading an entry while another writes it cannot take the
+  halves of two entries for one (``threads``).
 * Bounds that need no search, at trick boundaries: the seat's trumps each
   win unless met by a higher opposing trump (a floor by matching), one
   opponent's trumps likewise (a ceiling), side suits where one opponent can
@@ -76,6 +80,7 @@ billions of nodes; a caller with a time budget sets ``node_limit`` and handles
 
 from __future__ import annotations
 
+import threading
 import types
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -83,18 +88,20 @@ from typing import Any
 
 from callbreak.bots.search import _core
 from callbreak.bots.search._core import (
-    DEPTH_WORDS,
     DIR_BASE,
     DIR_MASK,
     DIR_SLOT,
     EXACT,
-    HIST,
+    FILTER_BASE,
+    FILTER_MASK,
+    HELPER_AT,
+    HIST_AT,
     LIMIT,
-    MAX_DEPTH,
+    MOVES_WORDS,
     NO_LIMIT,
+    NODES_AT,
     PLAYERS,
     SLOT,
-    STATS,
     TT_BASE,
     TT_MASK,
     TT_STAMP,
@@ -199,7 +206,7 @@ def core(compiled: bool) -> Core:
             # Without numba's reference counting: the core allocates nothing, and every
             # call of a compiled function that is handed an array otherwise counts the
             # array's owner up and down with atomic instructions (a third of the time).
-            options: dict[str, Any] = {"cache": False, "_nrt": False}
+            options: dict[str, Any] = {"cache": False, "_nrt": False, "nogil": True}
             found = _build(numba.njit(**options))
         else:
             found = _build(_identity)
@@ -232,6 +239,14 @@ class Solver:
     ``node_limit`` caps the nodes one public call may search (a bot with a time
     budget sets it); past it the call raises ``NodeLimitExceeded``.  ``exact``
     turns off the rank abstraction and the equivalent-card pruning, for tests.
+
+    ``threads=2`` (compiled only) searches each big question (from nine tricks
+    left) with a helper thread at once, sharing the table: the helper takes
+    the others' cards in reverse order in the first four tricks, so where all
+    of them must be refuted the two threads split the work and meet in the
+    middle.  The answers are the same; which thread finds one first, and so the
+    node counts and how ``node_limit`` (per thread) falls, vary from run to
+    run, so a bot that must play the same given a seed keeps one thread.
     """
 
     def __init__(
@@ -241,21 +256,29 @@ class Solver:
         *,
         node_limit: int | None = None,
         exact: bool = False,
+        threads: int = 1,
     ) -> None:
         if compiled is None:
             compiled = numba_available()
+        if threads < 1 or (threads > 1 and not compiled):
+            raise ValueError(f"threads must be 1, or more with the compiled solver; not {threads}")
         self.compiled = compiled
+        self._helpers: list[tuple[Any, Any]] = []
+        self._helper_nodes = 0
         self.node_limit = node_limit
         self._core = core(compiled)
         if table_bits is None:
             table_bits = 20 if compiled else 16
         size = 1 << table_bits
         groups = size >> 2 if table_bits >= 4 else size
-        words = TT_BASE + SLOT * size + DIR_SLOT * groups
+        filters = max(size >> 3, 1)  # six bits per entry: 1 MiB for 2**20 entries
+        words = TT_BASE + SLOT * size + DIR_SLOT * groups + filters
         head = [0] * TT_BASE
         head[TT_MASK] = size - 1
         head[DIR_BASE] = TT_BASE + SLOT * size
         head[DIR_MASK] = groups - 1
+        head[FILTER_BASE] = TT_BASE + SLOT * size + DIR_SLOT * groups
+        head[FILTER_MASK] = filters - 1
         head[EXACT] = 1 if exact else 0
         head[LIMIT] = NO_LIMIT
         if compiled:
@@ -264,17 +287,21 @@ class Solver:
             self._tables: Any = numpy.zeros(words, numpy.int64)
             self._tables.fill(0)  # touch every page now, not one page fault per new entry
             self._tables[:TT_BASE] = head
-            self._moves: Any = numpy.zeros(MAX_DEPTH * DEPTH_WORDS, numpy.int64)
+            self._moves: Any = numpy.zeros(MOVES_WORDS, numpy.int64)
             self._hands: Any = numpy.zeros(PLAYERS, numpy.int64)
+            for _ in range(1, threads):
+                moves = numpy.zeros(MOVES_WORDS, numpy.int64)
+                moves[HELPER_AT] = HELPER_DEPTH
+                self._helpers.append((numpy.zeros(PLAYERS, numpy.int64), moves))
         else:
             self._tables = [*head, *([0] * (words - TT_BASE))]
-            self._moves = [0] * (MAX_DEPTH * DEPTH_WORDS)
+            self._moves = [0] * MOVES_WORDS
             self._hands = [0] * PLAYERS
 
     @property
     def nodes(self) -> int:
         """Nodes searched since the solver was made (for benchmarks and tests)."""
-        return int(self._tables[STATS])
+        return int(self._moves[NODES_AT]) + self._helper_nodes
 
     def clear(self) -> None:
         """Forget every table entry (new entries take a new stamp; nothing is rewritten)
@@ -286,8 +313,9 @@ class Solver:
             for i in range(TT_BASE, len(tables)):
                 tables[i] = 0
             tables[TT_STAMP] = 1
-        for i in range(HIST, HIST + PLAYERS * DECK_SIZE):
-            tables[i] = int(tables[i]) >> 1
+        for _, moves in [(None, self._moves), *self._helpers]:
+            for i in range(HIST_AT, HIST_AT + PLAYERS * DECK_SIZE):
+                moves[i] = int(moves[i]) >> 1
 
     # ------------------------------------------------------------------ public API
     def solve(self, world: World, seat: int) -> int:
@@ -330,6 +358,35 @@ class Solver:
         return {card: bool(value) for card, value in values.items()}
 
     # ------------------------------------------------------------------ drivers
+    def _search_together(self, rules: Any, seat: int, args: tuple[Any, ...]) -> int:
+        """One question searched by this thread and the helpers at once, sharing the table;
+        the first answer stops the others."""
+        tables = self._tables
+        limit = int(tables[LIMIT])
+        answers = [-1] * (len(self._helpers) + 1)
+
+        def work(k: int, hands: Any, moves: Any) -> None:
+            answer = int(self._core.search(rules, seat, hands, tables, moves, *args))
+            if answer >= 0:
+                answers[k] = answer
+                tables[LIMIT] = -1  # the others stop at their next node
+
+        helpers = []
+        start = int(self._moves[NODES_AT])
+        for k, (hands, moves) in enumerate(self._helpers, 1):
+            hands[:] = self._hands
+            moves[NODES_AT] = start  # the same node limit for each thread
+            thread = threading.Thread(target=work, args=(k, hands, moves), daemon=True)
+            thread.start()
+            helpers.append(thread)
+        work(0, self._hands, self._moves)
+        for thread in helpers:
+            thread.join()
+        for _, moves in self._helpers:
+            self._helper_nodes += int(moves[NODES_AT]) - start
+        tables[LIMIT] = limit
+        return next((a for a in answers if a >= 0), -1)
+
     def _begin(self, world: World, seat: int) -> None:
         if not 0 <= seat < PLAYERS:
             raise ValueError(f"seat must be from 0 to {PLAYERS - 1}, not {seat}")
@@ -431,30 +488,21 @@ class Solver:
             lo, hi = lo - won, hi - won
             leader, ncards, led, win, win_seat, table, tl = win_seat, 0, -1, -1, -1, 0, tl - 1
             first = False
-        answer = int(
-            self._core.search(
-                rules,
-                seat,
-                hands,
-                self._tables,
-                self._moves,
-                leader,
-                ncards,
-                led,
-                win,
-                win_seat,
-                table,
-                trump_played,
-                first,
-                tl,
-                lo,
-                hi,
-                0,
-            )
-        )
+        args = (leader, ncards, led, win, win_seat, table, trump_played, first, tl, lo, hi, 0)
+        if self._helpers and tl >= PARALLEL_FROM:
+            answer = self._search_together(rules, seat, args)
+        else:
+            answer = int(self._core.search(rules, seat, hands, self._tables, self._moves, *args))
         if answer < 0:
             raise NodeLimitExceeded(f"no answer within {self.node_limit} nodes")
         return bool(answer & 1)
+
+
+HELPER_DEPTH = 16
+"""Plies (four tricks) within which a helper thread takes the others' cards in reverse."""
+PARALLEL_FROM = 9
+"""Tricks left from which ``threads`` > 1 searches with helpers (smaller searches take
+less time than starting a thread)."""
 
 
 def _representatives(legal: int, alive: int) -> dict[int, int]:
