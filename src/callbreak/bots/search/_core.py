@@ -38,8 +38,8 @@ DEPTH_WORDS = CODE_AT + 4
 """Move-buffer words per ply: the moves and their scores, then the code (lengths, the two
 owner streams, the live cards) when the ply starts a trick."""
 # After the plies, a thread's move buffer keeps what is its own: the nodes it searched;
-# 0 for the main search, or for a helper thread the depth above which it takes the
-# others' cards in reverse order (``Solver(threads=2)``); and its move-ordering history
+# 0 for the main search, or 1 for a helper thread, which takes the others' leads in
+# reverse order (``Solver(threads=2)``); and its move-ordering history
 # by seat and card (written at every cut-off: shared, it would bounce between the caches
 # of the cores).
 NODES_AT = MAX_DEPTH * DEPTH_WORDS
@@ -1061,8 +1061,8 @@ def search(
         first_move,
     )
     is_max = to_act == seat
-    if not is_max and count > 1 and depth < moves[HELPER_AT]:
-        # A helper thread takes the others' cards from the other end: where every one
+    if ncards == 0 and not is_max and count > 1 and moves[HELPER_AT]:
+        # A helper thread takes the others' leads from the other end: where every one
         # must be refuted, the two threads meet in the middle through the table.
         for i in range(count // 2):
             c = moves[at + i]

@@ -242,11 +242,13 @@ class Solver:
 
     ``threads=2`` (compiled only) searches each big question (from nine tricks
     left) with a helper thread at once, sharing the table: the helper takes
-    the others' cards in reverse order in the first four tricks, so where all
-    of them must be refuted the two threads split the work and meet in the
-    middle.  The answers are the same; which thread finds one first, and so the
-    node counts and how ``node_limit`` (per thread) falls, vary from run to
-    run, so a bot that must play the same given a seed keeps one thread.
+    the others' leads in reverse order, so where all of them must be refuted
+    (proving what the seat can make) the two threads split the work and meet
+    in the middle.  (Reversing the others' other cards too, or the seat's,
+    sends the helper first down moves that rarely matter: slower.)  The
+    answers are the same; which thread finds one first, and so the node
+    counts and how ``node_limit`` (per thread) falls, vary from run to run, so
+    a bot that must play the same given a seed keeps one thread.
     """
 
     def __init__(
@@ -291,7 +293,7 @@ class Solver:
             self._hands: Any = numpy.zeros(PLAYERS, numpy.int64)
             for _ in range(1, threads):
                 moves = numpy.zeros(MOVES_WORDS, numpy.int64)
-                moves[HELPER_AT] = HELPER_DEPTH
+                moves[HELPER_AT] = 1
                 self._helpers.append((numpy.zeros(PLAYERS, numpy.int64), moves))
         else:
             self._tables = [*head, *([0] * (words - TT_BASE))]
@@ -498,8 +500,6 @@ class Solver:
         return bool(answer & 1)
 
 
-HELPER_DEPTH = 16
-"""Plies (four tricks) within which a helper thread takes the others' cards in reverse."""
 PARALLEL_FROM = 9
 """Tricks left from which ``threads`` > 1 searches with helpers (smaller searches take
 less time than starting a thread)."""
