@@ -381,12 +381,16 @@ class Solver:
             thread = threading.Thread(target=work, args=(k, hands, moves), daemon=True)
             thread.start()
             helpers.append(thread)
-        work(0, self._hands, self._moves)
-        for thread in helpers:
-            thread.join()
+        try:
+            work(0, self._hands, self._moves)
+        finally:
+            # Whatever happened here, no helper may go on writing into the table.
+            tables[LIMIT] = -1
+            for thread in helpers:
+                thread.join()
+            tables[LIMIT] = limit
         for _, moves in self._helpers:
             self._helper_nodes += int(moves[NODES_AT]) - start
-        tables[LIMIT] = limit
         return next((a for a in answers if a >= 0), -1)
 
     def _begin(self, world: World, seat: int) -> None:
