@@ -192,7 +192,7 @@ def test_two_threads_give_the_same_answers(compiled: Solver) -> None:
         if world.to_act == seat:
             assert pair.move_values(world, seat) == compiled.move_values(world, seat)
     assert pair._helper_nodes > 0  # the helper did search
-    with pytest.raises(ValueError, match="threads"):
+    with pytest.raises(ValueError, match="needs the compiled solver"):
         Solver(compiled=False, threads=2)
 
 

@@ -262,8 +262,12 @@ class Solver:
     ) -> None:
         if compiled is None:
             compiled = numba_available()
-        if threads < 1 or (threads > 1 and not compiled):
-            raise ValueError(f"threads must be 1, or more with the compiled solver; not {threads}")
+        if threads < 1:
+            raise ValueError(f"threads must be at least 1, not {threads}")
+        if threads > 1 and not compiled:
+            raise ValueError(
+                "threads > 1 needs the compiled solver: pip install 'callbreak[fast]' (numba)"
+            )
         self.compiled = compiled
         self._helpers: list[tuple[Any, Any]] = []
         self._helper_nodes = 0
