@@ -135,10 +135,10 @@ def main() -> None:
         for left in depths:
             worlds = positions(rules, left, args.deals, args.seed)
             report(f"{left:2d} tricks left", *measure(solver, worlds))
-            for threads in [int(t) for t in args.threads.split(",")]:
-                if left == 13 and threads > 1:
-                    pair = Solver(compiled=True, node_limit=args.node_limit, threads=threads)
-                    report(f"13 tricks left, {threads} threads", *measure(pair, worlds))
+            more = [int(t) for t in args.threads.split(",") if int(t) > 1] if left == 13 else []
+            for threads in more:
+                team = Solver(compiled=True, node_limit=args.node_limit, threads=threads)
+                report(f"13 tricks left, {threads} threads", *measure(team, worlds))
     else:
         print("compiled solver: numba is not installed (pip install callbreak[fast])")
     if args.python_deals > 0:

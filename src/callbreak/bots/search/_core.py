@@ -564,6 +564,11 @@ def dir_add(tables: Any, lengths: int, head: int, group: int, tl: int, places: i
     tables[found + 2] = code
 
 
+def filter_at(tables: Any, key: int) -> int:
+    """The filter word that holds a key's bit (``key % FILTER_BITS``)."""
+    return int(tables[FILTER_BASE] + ((key // FILTER_BITS) & tables[FILTER_MASK]))
+
+
 def filter_has(tables: Any, key: int) -> bool:
     """Whether a key (``key_index``) may have been stored under this stamp: false for
     most keys never stored, true for every key stored.
@@ -574,13 +579,13 @@ def filter_has(tables: Any, key: int) -> bool:
     the cache.  Each word keeps the stamp its bits were set under, so a new
     question starts with an empty filter without clearing anything.
     """
-    word: int = tables[tables[FILTER_BASE] + ((key // FILTER_BITS) & tables[FILTER_MASK])]
+    word: int = tables[filter_at(tables, key)]
     tag: int = tables[TT_STAMP] & 0x7FFF
     return (word >> FILTER_BITS) == tag and (word >> (key % FILTER_BITS)) & 1 == 1
 
 
 def filter_add(tables: Any, key: int) -> None:
-    at = tables[FILTER_BASE] + ((key // FILTER_BITS) & tables[FILTER_MASK])
+    at = filter_at(tables, key)
     tag = tables[TT_STAMP] & 0x7FFF
     word = tables[at]
     if (word >> FILTER_BITS) != tag:
@@ -589,13 +594,7 @@ def filter_add(tables: Any, key: int) -> None:
 
 
 def tt_find(
-    tables: Any,
-    lengths: int,
-    head: int,
-    group: int,
-    places: int,
-    s01: int,
-    s23: int,
+    tables: Any, lengths: int, head: int, group: int, places: int, s01: int, s23: int
 ) -> int:
     """The entry that covers this position under one pattern of relevant places (the same
     lengths, leader, flags, question and owners of those places), or -1."""
@@ -1212,6 +1211,7 @@ FUNCTIONS = (
     "key_index",
     "run_mask",
     "dir_find",
+    "filter_at",
     "filter_has",
     "filter_add",
     "dir_add",

@@ -26,9 +26,9 @@ How it searches (the hot core is ``_core.search``):
   gone); a trick start's key is the previous trick start's with the four
   cards played cut out.  Each answer also carries a *certificate*: per suit,
   the lowest rank whose order it relied on (a trick won by rank, a card that
-  had to overtake or ruff higher, a bound); the entry then matches every position that agrees
-  on the lengths and on the owners of the relevant top cards only, whatever
-  the smaller cards are.  The table is a numpy (or list) hash table with
+  had to overtake or ruff higher, a bound); the entry then matches every
+  position that agrees on the lengths and on the owners of the relevant top
+  cards only, whatever the smaller cards are.  The table is a numpy (or list) hash table with
   four-slot probing, replacing the shallowest entry, and an age stamp so a
   new question needs no clearing.  An entry is filed under its exact key
   (lengths, head, relevant places and their owners), not under the lengths
@@ -224,6 +224,11 @@ def numba_available() -> bool:
     return True
 
 
+PARALLEL_FROM = 9
+"""Tricks left from which ``threads`` > 1 searches with helpers (smaller searches take
+less time than starting a thread)."""
+
+
 class NodeLimitExceeded(RuntimeError):
     """The search met the solver's ``node_limit`` before it had an answer."""
 
@@ -283,7 +288,7 @@ class Solver:
         head[TT_MASK] = size - 1
         head[DIR_BASE] = TT_BASE + SLOT * size
         head[DIR_MASK] = groups - 1
-        head[FILTER_BASE] = TT_BASE + SLOT * size + DIR_SLOT * groups
+        head[FILTER_BASE] = head[DIR_BASE] + DIR_SLOT * groups
         head[FILTER_MASK] = filters - 1
         head[EXACT] = 1 if exact else 0
         head[LIMIT] = NO_LIMIT
@@ -319,7 +324,7 @@ class Solver:
             for i in range(TT_BASE, len(tables)):
                 tables[i] = 0
             tables[TT_STAMP] = 1
-        for _, moves in [(None, self._moves), *self._helpers]:
+        for moves in [self._moves, *(moves for _, moves in self._helpers)]:
             for i in range(HIST_AT, HIST_AT + PLAYERS * DECK_SIZE):
                 moves[i] = int(moves[i]) >> 1
 
@@ -506,11 +511,6 @@ class Solver:
         if answer < 0:
             raise NodeLimitExceeded(f"no answer within {self.node_limit} nodes")
         return bool(answer & 1)
-
-
-PARALLEL_FROM = 9
-"""Tricks left from which ``threads`` > 1 searches with helpers (smaller searches take
-less time than starting a thread)."""
 
 
 def _representatives(legal: int, alive: int) -> dict[int, int]:
