@@ -4,7 +4,10 @@ Each engine deals, calls and plays whole deals with uniformly random legal
 actions, driven from Python in the same way.  The engines take turns in short
 rounds and the median round is reported, so background load hits all alike.
 
-    python bench/engine.py [--seconds 1.0] [--rounds 5]
+    python bench/engine.py [--seconds 1.0] [--rounds 5] [--presets all|NAME,...]
+
+After the comparison it prints random-play deals/s through the public API for
+every preset of the family (``--presets``), so a new game's cost is visible.
 """
 
 from __future__ import annotations
@@ -26,12 +29,14 @@ Loop = Callable[[random.Random, float], int]
 def public_api(rules: Rules) -> Loop:
     """Deals through ``Deal``: seeded shuffle, ``legal()`` and ``act()`` for calls and cards."""
 
+    players = rules.players
+
     def loop(rng: random.Random, seconds: float) -> int:
         choice = rng.choice
         done = 0
         end = time.perf_counter() + seconds
         while time.perf_counter() < end:
-            deal = Deal(rules, seed=rng.getrandbits(63), dealer=done & 3)
+            deal = Deal(rules, seed=rng.getrandbits(63), dealer=done % players)
             while deal.to_act is not None:
                 deal.act(choice(deal.legal()))
             done += 1
@@ -129,6 +134,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=1.0, help="length of one round")
     parser.add_argument("--rounds", type=int, default=5, help="rounds per engine (median kept)")
     parser.add_argument("--rules", default="callbreak", help="preset for our engine")
+    parser.add_argument(
+        "--presets",
+        default="all",
+        help="presets timed through the public API after the comparison: all, none, or a "
+        "comma-separated list",
+    )
     args = parser.parse_args()
 
     rules = Rules.preset(args.rules)
@@ -165,6 +176,26 @@ def main() -> None:
         print("  (install open_spiel to compare: pip install open_spiel)")
     if kernel is None:
         print("  (install numba for the compiled kernel: pip install 'callbreak[fast]')")
+    if args.presets != "none":
+        names = Rules.presets() if args.presets == "all" else args.presets.split(",")
+        print_presets(names, args.seconds, args.rounds)
+
+
+def print_presets(names: list[str], seconds: float, rounds: int) -> None:
+    """Public-API random play for each preset, interleaved like the comparison above."""
+    loops = {name: public_api(Rules.preset(name)) for name in names}
+    rates: dict[str, list[float]] = {name: [] for name in loops}
+    rng = random.Random(2)
+    for loop in loops.values():
+        loop(rng, 0.1)
+    for _ in range(rounds):
+        for name, loop in loops.items():
+            start = time.perf_counter()
+            done = loop(rng, seconds)
+            rates[name].append(done / (time.perf_counter() - start))
+    print("Public API (Deal.legal/act), random play, median deals/s by preset:")
+    for name, values in rates.items():
+        print(f"  {name:40s} {statistics.median(values):10,.0f}")
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import statistics
+from pathlib import Path
 
 import pytest
 
@@ -27,11 +28,13 @@ VARIANTS = [
 FAST_SPECS = {
     # The expert searches in deterministic mode with few worlds, so the test is quick.
     "expert": "expert:deterministic=1,worlds=3,call_worlds=4,solve_from=4",
+    # The rl bot plays the policy examples/train_callbreak.py saved for the README.
+    "rl": f"rl:path={Path(__file__).parent.parent / 'examples' / 'callbreak-rl.npz'}",
 }
 
 
 def test_every_registered_bot_is_tested() -> None:
-    assert set(available_bots()) == {"random", "heuristic", "expert"}
+    assert set(available_bots()) == {"random", "heuristic", "expert", "rl"}
 
 
 @pytest.mark.parametrize("name", sorted(available_bots()))

@@ -65,7 +65,7 @@ def test_selfplay_then_replay(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     lines = out.read_text().splitlines()
     assert len(lines) == 3
-    assert all(json.loads(line)["format"] == "callbreak-record/1" for line in lines)
+    assert all(json.loads(line)["format"] == "callbreak-record/2" for line in lines)
     verified = runner.invoke(app, ["replay", str(out)])
     assert verified.exit_code == 0, verified.output
     assert verified.output.count("OK") == 3

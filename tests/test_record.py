@@ -154,13 +154,23 @@ def test_declarations_are_recorded_and_checked() -> None:
         (i, d["declarations"][0]) for i, d in enumerate(record["deals"]) if d["declarations"]
     )
     assert set(item) == {"seat", "declared"}
+    at = action_at(record, index, "declare")
+    assert record["deals"][index]["actions"][at]["seat"] == item["seat"]
     bad = tampered(
         record,
-        lambda r: r["deals"][index]["declarations"][0].__setitem__("seat", (item["seat"] + 1) % 4),
+        lambda r: r["deals"][index]["actions"][at].__setitem__("seat", (item["seat"] + 1) % 4),
     )
     message = replay_error(bad)
     assert message.startswith(f"{labels(bad)[index]}, seat {(item['seat'] + 1) % 4}: ")
     assert "a void declaration is recorded, but seat" in message
+    # The derived list is checked against what the actions did.
+    bad = tampered(
+        record,
+        lambda r: r["deals"][index]["declarations"][0].__setitem__(
+            "declared", not item["declared"]
+        ),
+    )
+    assert replay_error(bad).startswith(f"{labels(bad)[index]}: void declaration 1 is ")
 
 
 def test_a_first_dealer_draw_is_checked_against_the_seed() -> None:
@@ -360,7 +370,7 @@ def test_pretty_json_keeps_hands_and_tricks_on_one_line(
     path = tmp_path / "one.json"
     write_record(path, callbreak_record)
     text = path.read_text(encoding="utf-8")
-    assert text.startswith('{\n  "format": "callbreak-record/1",\n')
+    assert text.startswith('{\n  "format": "callbreak-record/2",\n')
     assert max(len(line) for line in text.splitlines()) <= 100
     first_trick = callbreak_record["deals"][0]["tricks"][0]
     assert json.dumps(first_trick) in text
@@ -397,25 +407,31 @@ def test_json_lines_error_names_the_line(callbreak_record: Record, tmp_path: Pat
 
 
 # --------------------------------------------------------------- tampering
+def action_at(record: Record, index: int, phase: str, seat: int | None = None, nth: int = 0) -> int:
+    """Position in deal ``index``'s action log of the ``nth`` action of ``phase`` (by ``seat``)."""
+    found = [
+        i
+        for i, item in enumerate(record["deals"][index]["actions"])
+        if item["phase"] == phase and (seat is None or item["seat"] == seat)
+    ]
+    return found[nth]
+
+
 def find_illegal_card(record: Record) -> tuple[int, int, int, int, str]:
-    """Where a seat holds a card it may not play: (deal index, trick, position, seat, card)."""
+    """Where a seat holds a card it may not play: (deal index, action, trick, seat, card)."""
     rules = Rules.from_dict(record["rules"])
     for index, data in enumerate(record["deals"]):
         if data["void"] is not None:
             continue
         deal = Deal(rules, data["hands"], dealer=data["dealer"])
-        for claim in data["misdeal_claims"]:
-            deal.act(claim["claim"])
-        for offset in range(1, 5):
-            deal.act(data["calls"][(data["dealer"] + offset) % 4])
-        for number, trick in enumerate(data["tricks"], 1):
-            for position, card in enumerate(trick["cards"]):
+        for at, item in enumerate(data["actions"]):
+            if item["phase"] == "play":
                 seat = deal.to_act
-                assert seat is not None
+                assert seat is not None and seat == item["seat"]
                 illegal = [c for c in deal.hand(seat) if c not in deal.legal()]
                 if illegal:
-                    return index, number, position, seat, illegal[0]
-                deal.act(card)
+                    return index, at, len(deal.history) + 1, seat, illegal[0]
+            deal.act(item["action"])
     raise AssertionError("every card was forced")
 
 
@@ -426,10 +442,10 @@ def tampered(record: Record, change: Callable[[Record], Any]) -> Record:
 
 
 def test_an_illegal_card_names_deal_trick_seat_and_rule(callbreak_record: Record) -> None:
-    index, number, position, seat, card = find_illegal_card(callbreak_record)
+    index, at, number, seat, card = find_illegal_card(callbreak_record)
     record = tampered(
         callbreak_record,
-        lambda r: r["deals"][index]["tricks"][number - 1]["cards"].__setitem__(position, card),
+        lambda r: r["deals"][index]["actions"][at].__setitem__("action", card),
     )
     message = replay_error(record)
     location = f"{labels(record)[index]}, trick {number}, seat {seat}: {card} is not allowed: "
@@ -442,11 +458,20 @@ def test_a_card_not_in_hand_is_refused(callbreak_record: Record) -> None:
     deal = callbreak_record["deals"][index]
     leader = deal["tricks"][0]["leader"]
     foreign = deal["hands"][(leader + 1) % 4][0]
+    at = action_at(callbreak_record, index, "play")
+    record = tampered(
+        callbreak_record, lambda r: r["deals"][index]["actions"][at].__setitem__("action", foreign)
+    )
+    message = replay_error(record)
+    assert message.startswith(f"{labels(record)[index]}, trick 1, seat {leader}: "), message
+    # The derived trick alone changed: the cards the actions play are named.
     record = tampered(
         callbreak_record, lambda r: r["deals"][index]["tricks"][0]["cards"].__setitem__(0, foreign)
     )
     message = replay_error(record)
-    assert message.startswith(f"{labels(record)[index]}, trick 1, seat {leader}: "), message
+    assert message.startswith(f"{labels(record)[index]}, trick 1: the cards are {foreign} "), (
+        message
+    )
 
 
 def test_a_wrong_winner_is_caught(callbreak_record: Record) -> None:
@@ -586,22 +611,46 @@ def test_a_wrong_void_reason_or_missing_void_is_caught() -> None:
 def test_an_illegal_call_and_a_call_out_of_turn_are_caught(callbreak_record: Record) -> None:
     index = played_deal_index(callbreak_record)
     seat = (callbreak_record["deals"][index]["dealer"] + 2) % 4
-    record = tampered(callbreak_record, lambda r: r["deals"][index]["calls"].__setitem__(seat, 14))
+    at = action_at(callbreak_record, index, "call", seat)
+    record = tampered(
+        callbreak_record, lambda r: r["deals"][index]["actions"][at].__setitem__("action", 14)
+    )
     assert replay_error(record).startswith(
         f"{labels(record)[index]}, seat {seat}: 14 is not a call: call a whole number from 1 to 13"
     )
-    first = (callbreak_record["deals"][index]["dealer"] + 1) % 4
-    record = tampered(
-        callbreak_record, lambda r: r["deals"][index]["calls"].__setitem__(first, None)
+    call = callbreak_record["deals"][index]["calls"][seat]
+    record = tampered(callbreak_record, lambda r: r["deals"][index]["calls"].__setitem__(seat, 14))
+    assert replay_error(record) == (
+        f"{labels(record)[index]}, seat {seat}: the call is 14 in the record, the play gives {call}"
     )
-    assert "before it has none" in replay_error(record)
+    first = (callbreak_record["deals"][index]["dealer"] + 1) % 4
+    at = action_at(callbreak_record, index, "call", first)
+    record = tampered(callbreak_record, lambda r: r["deals"][index]["actions"].pop(at))
+    assert replay_error(record).startswith(
+        f"{labels(record)[index]}, seat {(first + 1) % 4}: a call of "
+    )
+    assert f"is recorded, but seat {first} is to call" in replay_error(record)
 
 
 def test_extra_or_missing_play_is_caught(callbreak_record: Record) -> None:
     index = played_deal_index(callbreak_record)
-    record = tampered(callbreak_record, lambda r: r["deals"][index]["tricks"].pop())
+
+    def last_trick_gone(r: Record) -> None:
+        r["deals"][index]["tricks"].pop()
+        del r["deals"][index]["actions"][-4:]
+
+    record = tampered(callbreak_record, last_trick_gone)
     assert replay_error(record).startswith(
         f"{labels(record)[index]}: the deal stops unfinished (seat"
+    )
+    record = tampered(callbreak_record, lambda r: r["deals"][index]["tricks"].pop())
+    assert replay_error(record).startswith(
+        f"{labels(record)[index]}, trick 13: the actions play this trick, but the record's"
+    )
+    record = tampered(callbreak_record, lambda r: r["deals"][index]["actions"].pop())
+    assert replay_error(record).startswith(f"{labels(record)[index]}, trick 13: the cards are ")
+    assert replay_error(record).endswith(
+        " ".join(record["deals"][index]["tricks"][12]["cards"][:3])
     )
     record = tampered(callbreak_record, lambda r: r["deals"].append(copy.deepcopy(r["deals"][-1])))
     assert "the match was already over" in replay_error(record)

@@ -85,6 +85,13 @@ GOOD: dict[str, list[tuple[Any, Any]]] = {
     ],
     "tie_break": [("extra_deal", "extra_deal"), ("shared", "shared")],
     "first_dealer": [("random", "random"), ("draw_low", "draw_low"), ("draw_high", "draw_high")],
+    "players": [(4, 4), ("4", 4)],
+    "min_bid": [(5, 5), (1, 1), ("13", 13)],
+    "max_bid": [(13, 13), (200, 200), ("150", 150)],
+    "bid_step": [(1, 1), (5, 5), ("10", 10), (50, 50)],
+    "forced_bid": [(None, None), ("none", None), (4, 4), (0, 0), (200, 200)],
+    "last_trick_points": [(20, 20), (0, 0), ("10", 10), (100, 100)],
+    "score_multiplier": [(1, 1), (10, 10), ("10", 10), (100, 100)],
 }
 
 # option -> (bad values, words the error must show: what is allowed)
@@ -116,7 +123,24 @@ BAD: dict[str, tuple[list[Any], list[str]]] = {
     ),
     "tie_break": (["coin", None, ""], ["extra_deal", "shared"]),
     "first_dealer": (["oldest", None, ""], ["random", "draw_low", "draw_high"]),
+    "players": (["x", None, True, 1, 9], ["2", "8"]),
+    "min_bid": ([0, 201, "x", None, True], ["1", "200"]),
+    "max_bid": ([0, 201, "x", None], ["1", "200"]),
+    "bid_step": ([0, 51, "x", None], ["1", "50"]),
+    "forced_bid": ([-1, 201, "x", True], ["0", "200", "none"]),
+    "last_trick_points": ([-1, 101, "x", None], ["0", "100"]),
+    "score_multiplier": ([0, 101, "x", None, 1.5], ["1", "100"]),
 }
+
+
+def preset_with(name: str) -> Rules:
+    """A preset whose game has the option ``name`` (every option belongs to some game)."""
+    for preset in Rules.presets():
+        rules = Rules.preset(preset)
+        if name in rules.options():
+            return rules
+    raise AssertionError(f"no preset has the option {name}")
+
 
 PRESETS = ["callbreak", "callbreak-bhoos", "callbridge"]
 
@@ -137,7 +161,7 @@ def test_every_option_is_covered_by_these_tables() -> None:
 def test_options_have_help_and_allowed_text() -> None:
     for option in OPTIONS:
         assert option.help and option.allowed
-        assert option.name in Rules().options()
+        assert option.name in preset_with(option.name).options()
 
 
 @pytest.mark.parametrize(
@@ -145,7 +169,7 @@ def test_options_have_help_and_allowed_text() -> None:
     [(name, given, stored) for name, values in GOOD.items() for given, stored in values],
 )
 def test_replace_accepts_every_allowed_value(name: str, given: Any, stored: Any) -> None:
-    base = Rules.preset("callbreak")
+    base = preset_with(name)
     if name == "min_call":
         base = base.replace(max_call=13)
     rules = base.replace(**{name: given})
@@ -165,7 +189,7 @@ def test_replace_accepts_every_allowed_value(name: str, given: Any, stored: Any)
 def test_replace_rejects_bad_values_and_says_what_is_allowed(
     name: str, value: Any, allowed: list[str]
 ) -> None:
-    base = Rules.preset("callbreak")
+    base = preset_with(name)
     with pytest.raises(ValueError) as error:
         base.replace(**{name: value})
     message = str(error.value)
@@ -187,10 +211,28 @@ def test_unknown_option_lists_the_options() -> None:
         Rules.preset("callbreak").replace(must_overtrump=True)
     message = str(error.value)
     assert "must_overtrump" in message
-    for name in option_names():
+    for name in Rules.preset("callbreak").options():
         assert name in message
     with pytest.raises(ValueError, match="unknown rule option 'name'"):
         Rules.preset("callbreak").replace(name="other")
+
+
+@pytest.mark.parametrize("preset", ["callbreak", "batak-ihale", "rook-call-partner"])
+def test_seat_count_outside_the_game_is_refused(preset: str) -> None:
+    for players in (3, 5):
+        with pytest.raises(ValueError, match="is played by 4"):
+            Rules.preset(preset).replace(players=players)
+
+
+def test_an_option_of_another_game_is_refused_with_the_game_own_list() -> None:
+    with pytest.raises(ValueError) as error:
+        Rules.preset("rook-call-partner").replace(must_trump="always")
+    message = str(error.value)
+    assert "not an option of Call Partner" in message
+    for name in Rules.preset("rook-call-partner").options():
+        assert name in message
+    with pytest.raises(ValueError, match="not an option of Call Break"):
+        Rules.preset("callbreak").replace(min_bid=70)
 
 
 def test_unknown_preset_lists_the_presets() -> None:
@@ -271,7 +313,7 @@ def test_rules_round_trip_through_json_and_dict(preset: str, changes: dict[str, 
     rules = Rules.preset(preset).replace(**changes)
     data = rules.to_dict()
     assert data["preset"] == preset
-    assert set(data) == option_names() | {"preset"}
+    assert set(data) == set(rules.options()) | {"preset"}
     json.dumps(data)  # JSON-ready
     assert Rules.from_dict(data) == rules
     assert Rules.from_json(rules.to_json()) == rules
@@ -290,6 +332,7 @@ def test_changed_lists_exactly_the_changed_options(preset: str, changes: dict[st
 
 
 CALLBREAK_VALUES: dict[str, Any] = {
+    "players": 4,
     "misdeal": "claim",
     "misdeal_faces": "AKQJ",
     "misdeal_no_spade": False,
@@ -307,6 +350,7 @@ CALLBREAK_VALUES: dict[str, Any] = {
     "overtrick_points": Points.parse("0.1"),
     "bonus_call": None,
     "bonus_points": 13,
+    "score_multiplier": 1,
     "match_deals": 5,
     "match_end": "deals",
     "tie_break": "extra_deal",

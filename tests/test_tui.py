@@ -20,13 +20,13 @@ from callbreak.cards import SUITS
 from callbreak.engine import Action, Observation
 from callbreak.record import read_records, replay
 from callbreak.tui.app import CallBreakApp
+from callbreak.tui.phases import face
 from callbreak.tui.render import sort_hand
 from callbreak.tui.screens import ChoiceScreen, InfoScreen
 from callbreak.tui.session import ResumeError, Session
 from callbreak.tui.widgets import ChoiceBar, HandView, KeyBar
 from tui_support import (
     choice_screen,
-    face,
     hidden_cards_on_screen,
     make_session,
     my_turn,

@@ -51,3 +51,15 @@ def test_resume_refuses_what_it_cannot_continue(tmp_path: Path) -> None:
 def test_a_bad_bot_spec_is_a_usage_error() -> None:
     result = runner.invoke(app, ["play", "--bot", "nobody"], env=WIDE)
     assert result.exit_code == 2 and "unknown bot" in result.output
+
+
+def test_every_game_is_played_at_the_table_and_the_expert_level_says_what_stands_in() -> None:
+    result = runner.invoke(
+        app,
+        ["play", "--rules", "batak-ihale", "--level", "expert", "--seed", "1", "--plain"],
+        input="quit\n",
+        env=WIDE,
+    )
+    assert result.exit_code == 0, result.output
+    assert "The expert plays only Call Break" in result.output
+    assert "played line by line" not in result.output  # no redirect away from the table

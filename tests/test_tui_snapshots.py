@@ -20,11 +20,14 @@ import pytest
 from textual.pilot import Pilot
 
 from callbreak import Rules
+from callbreak.engine import Observation
 from callbreak.tui.app import CallBreakApp
+from callbreak.tui.session import Session
 from tui_support import (
     choice_screen,
     make_session,
     my_turn,
+    play_by_keys,
     play_until_last_card,
     run_app,
     screen_text,
@@ -111,3 +114,46 @@ def test_match_summary_and_leave(size: tuple[int, int]) -> None:
         check(f"leave-{tag}", screen_text(app))
 
     run_app(session, scenario, size=size)
+
+
+FAMILY = [
+    ("batak-koz-maca", 4, 3),
+    ("batak-ihale", 4, 2),
+    ("rook-call-partner", 4, 1),
+    ("snarples", 6, 1),
+    ("donut", 5, 2),
+    ("horsethief", 3, 1),
+]
+"""One table per game of the family (Call Break's own screens are above); the five-card
+games at a seat count other than four, so the layout for n seats is seen too."""
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["80x24", "120x40"])
+@pytest.mark.parametrize(("preset", "players", "seed"), FAMILY, ids=[g for g, _, _ in FAMILY])
+def test_every_game_s_main_screens(
+    preset: str, players: int, seed: int, size: tuple[int, int]
+) -> None:
+    """The person's first turn in each phase of a deal, and the deal's result."""
+    tag = f"{size[0]}x{size[1]}"
+    rules = Rules.preset(preset)
+    if rules.players != players:
+        rules = rules.replace(players=players)
+    seen: set[str] = set()
+    holder: list[CallBreakApp] = []
+
+    async def turn(view: Observation) -> None:
+        if view.phase not in seen:
+            seen.add(view.phase)
+            check(f"{preset}-{view.phase}-{tag}", screen_text(holder[0]))
+
+    async def result(title: str) -> None:
+        if "result" in title and "result" not in seen:
+            seen.add("result")
+            check(f"{preset}-result-{tag}", screen_text(holder[0]))
+
+    async def scenario(pilot: Pilot[None], app: CallBreakApp) -> None:
+        holder.append(app)
+        await play_by_keys(pilot, app, on_turn=turn, on_result=result)
+
+    run_app(Session.start(rules, "heuristic", seed=seed), scenario, size=size)
+    assert "result" in seen

@@ -19,10 +19,13 @@ from textual.pilot import Pilot
 
 from callbreak import Match, Rules
 from callbreak.bots import make_bot
-from callbreak.cards import SUIT_SYMBOLS, SUITS
+from callbreak.engine import Action, Observation
 from callbreak.tui.app import CallBreakApp
+from callbreak.tui.phases import CARD_PHASES, deck_of, face, phase_face
+from callbreak.tui.render import sort_hand
 from callbreak.tui.screens import ChoiceScreen, InfoScreen
-from callbreak.tui.session import Session
+from callbreak.tui.session import Session, playable_spec
+from callbreak.tui.widgets import ChoiceBar
 
 Scenario = Callable[[Pilot[None], CallBreakApp], Coroutine[Any, Any, None]]
 
@@ -40,7 +43,7 @@ def make_session(
     if hands is None:
         return Session.start(game_rules, spec, seed=seed, **kwargs)
     match = Match(game_rules, seed=seed, dealer=3, hands=hands)
-    specs = {seat: spec for seat in (1, 2, 3)}
+    specs = {seat: spec for seat in range(1, game_rules.players)}
     return Session(match, specs, **kwargs)
 
 
@@ -135,23 +138,109 @@ def play_until_last_card(session: Session) -> None:
             deal = match.deal
 
 
-def face(card: str) -> str:
-    return card[:-1] + SUIT_SYMBOLS[SUITS.index(card[-1])]
+def secret_cards(session: Session) -> list[str]:
+    """Every card of the current deal the person may not know where it lies.
+
+    Known are the person's own cards (as dealt and as held), its own nest and
+    discards once it took the nest, every card played, the face-up card and the
+    called partner card; every other card — the other hands, the nest, the
+    stock, what others threw away — is secret.
+    """
+    deal = session.match.deal
+    me = session.human
+    known = deal.dealt[me] | deal.hands[me]
+    if deal.declarer == me and deal.phase != "auction":
+        known |= deal.nest | deal.discards
+    for _, cards, _ in deal.history:
+        for card in cards:
+            known |= 1 << card
+    for card in deal.trick:
+        known |= 1 << card
+    for public in (deal.upcard, deal.partner_card):
+        if public is not None:
+            known |= 1 << public
+    return [deal.deck.names[c] for c in deal.deck.cards if not known >> c & 1]
 
 
 def hidden_cards_on_screen(app: CallBreakApp) -> list[str]:
-    """Cards still hidden in another seat's hand that the screen shows (must be none).
+    """Cards still hidden from the person that the screen shows (must be none).
 
-    Looks for both spellings, ``K♣`` and ``KC``.  Only meaningful while the
-    table shows the current deal (not over a finished deal's result).
+    Looks for both spellings, ``K♣`` and ``KC`` (Rook cards: ``14G``, ``ROOK``).
+    Only meaningful while the table shows the current deal (not over a finished
+    deal's result).
     """
     text = screen_text(app)
-    match = app.session.match
     shown = []
-    for seat in range(match.players):
-        if seat == app.session.human:
-            continue
-        for card in match.deal.hand(seat):  # the test's own omniscient look
-            if face(card) in text or re.search(rf"\b{card}\b", text):
-                shown.append(card)
+    for card in secret_cards(app.session):  # the test's own omniscient look
+        shown_face = face(card) != card and face(card) in text
+        if shown_face or re.search(rf"(?<![\w♠♥♦♣]){card}(?!\w)", text):
+            shown.append(card)
     return shown
+
+
+def keys_for(app: CallBreakApp, view: Observation, action: Action, *, typed: bool) -> list[str]:
+    """The keys a person presses for ``action``: a letter where the phase has one, else the
+    card typed (``typed``) or reached with the arrows, a number typed, or the bar's arrows."""
+    described = phase_face(view.phase)
+    for key, value in described.keys.items():
+        if value == action and type(value) is type(action):
+            return [key]
+    card = str(action)
+    if view.phase in CARD_PHASES and card in view.hand:
+        if typed and card != "ROOK":
+            return [*card.lower()]
+        hand = sort_hand(view.hand, deck_of(view))
+        moves = (hand.index(card) - app.cursor) % len(hand)
+        return ["right"] * moves + ["enter"]
+    if isinstance(action, int) and not isinstance(action, bool) and typed:
+        return [*str(action), "enter"]
+    if described.typed_card and typed:
+        return [*card.lower()]
+    bar = app.table.query_one(ChoiceBar)
+    values = [value for _, value in bar.options]
+    moves = (values.index(action) - bar.cursor) % len(values)
+    return ["right"] * moves + ["enter"]
+
+
+async def play_by_keys(
+    pilot: Pilot[None],
+    app: CallBreakApp,
+    *,
+    deals: int = 1,
+    on_turn: Callable[[Observation], Coroutine[Any, Any, None]] | None = None,
+    on_result: Callable[[str], Coroutine[Any, Any, None]] | None = None,
+) -> None:
+    """Play the person's seat by keys until ``deals`` deals were played out (thrown-in or
+    unplayed deals do not count); every turn checks that no secret card is on the screen."""
+    session = app.session
+    stand_in = make_bot(playable_spec("heuristic", session.rules)[0], seed=5)
+    turn = 0
+    while True:
+        await wait_for(
+            pilot,
+            lambda: (
+                (app.state == "human" and not isinstance(app.screen, ChoiceScreen))
+                or isinstance(app.screen, ChoiceScreen)
+            ),
+            "the person's turn or a result",
+            timeout=60,
+        )
+        screen = app.screen
+        if isinstance(screen, ChoiceScreen):
+            if on_result is not None:
+                await on_result(screen.title_text)
+            played = [r for r in session.results() if r.points is not None and r.unplayed is None]
+            if len(played) >= deals or session.over:
+                return
+            await pilot.press("enter")
+            await pilot.pause()
+            continue
+        view = session.view()
+        assert hidden_cards_on_screen(app) == [], view.phase
+        if on_turn is not None:
+            await on_turn(view)
+        action = stand_in.act(view)
+        before = app.own_actions
+        turn += 1
+        await pilot.press(*keys_for(app, view, action, typed=turn % 2 == 0))
+        assert app.own_actions == before + 1, (view.phase, action, app.message.plain)

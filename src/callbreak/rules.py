@@ -139,8 +139,8 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         "must_trump",
         "winning | always | never",
-        "Void in the led suit: winning = play a spade that beats every spade in the trick if you "
-        "hold one, else any card; always = any spade if you hold one (a winning one if you can); "
+        "Void in the led suit: winning = play a trump that beats every trump in the trick if you "
+        "hold one, else any card; always = any trump if you hold one (a winning one if you can); "
         "never = any card.",
         _choice("winning", "always", "never"),
     ),
@@ -160,8 +160,8 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         "spades_broken",
         "on | off",
-        "No spade may be led until a spade has been played to an earlier trick, unless the "
-        "leader holds only spades.",
+        "No trump (a spade in Call Break) may be led until a trump has been played to an "
+        "earlier trick, unless the leader holds only trumps.",
         _bool,
     ),
     Option(
@@ -225,9 +225,151 @@ OPTIONS: tuple[Option, ...] = (
         "again). A seed reproduces either.",
         _choice("random", "draw_low", "draw_high"),
     ),
+    Option(
+        "players",
+        "the game's seat range",
+        "How many play: Call Break, Call Bridge, Batak and Call Partner are for 4; the five-card "
+        "games take a range.",
+        _int_range(2, 8),
+    ),
+    Option(
+        "min_bid",
+        "1..200",
+        "Lowest bid of the auction (Batak 5; Call Partner 70, a choice of RULES.md §8).",
+        _int_range(1, 200),
+    ),
+    Option("max_bid", "1..200", "Highest bid of the auction.", _int_range(1, 200)),
+    Option(
+        "bid_step",
+        "1..50",
+        "Bids go up in steps of this many (Call Partner bids in fives).",
+        _int_range(1, 50),
+    ),
+    Option(
+        "forced_bid",
+        "0..200 | none",
+        "When all the others pass and the last seat in never bid, it takes the contract at this "
+        "bid (Batak: the dealer at 4); none = at min_bid.",
+        _int_range(0, 200, optional=True),
+    ),
+    Option(
+        "last_trick_points",
+        "0..100",
+        "Card points for winning the last trick (Call Partner: 20).",
+        _int_range(0, 100),
+    ),
+    Option(
+        "score_multiplier",
+        "1..100",
+        "Every score of a deal is multiplied by this (a Turkish app plays Batak Koz Maça "
+        "with call_to_call_plus:3 and x10).",
+        _int_range(1, 100),
+    ),
 )
 
 OPTION_BY_NAME: Mapping[str, Option] = {option.name: option for option in OPTIONS}
+
+
+_CALL_OPTIONS = (
+    "players", "misdeal", "misdeal_faces", "misdeal_no_spade", "min_call", "max_call",
+    "min_total_calls", "must_overtake", "must_trump", "no_waste_trump",
+    "no_spade_lead_first_trick", "spades_broken", "declare_voids", "scoring", "success_window",
+    "overtrick_points", "bonus_call", "bonus_points", "score_multiplier",
+)  # fmt: skip
+_MATCH_OPTIONS = ("match_deals", "match_end", "tie_break", "first_dealer")
+_BATAK_OPTIONS = (
+    "players", "min_bid", "max_bid", "forced_bid", "must_overtake", "must_trump",
+    "no_waste_trump", "spades_broken", "score_multiplier",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class GameShape:
+    """What a game is made of, as data: the engine adds its phases and scorer by ``name``.
+
+    Kept in the rules layer so that ``Rules`` can check ``players`` and say which
+    options a game has without importing the engine.
+    """
+
+    name: str
+    title: str
+    deck: str
+    """``standard`` (52 cards) or ``rook`` (57)."""
+    seats: tuple[int, int]
+    """Fewest and most players."""
+    hand_size: int
+    trump: int
+    """The fixed trump suit, or -1 when each deal decides it (chosen, turned up or none)."""
+    options: tuple[str, ...]
+    """The options of RULES.md this game has, in the order ``callbreak rules`` lists them."""
+    start: int = 0
+    """Every seat's score before the first deal (the countdown games start high)."""
+    lowest_wins: bool = False
+    """Countdown games: the lowest total wins the match."""
+    ends_at_zero: bool = False
+    """Countdown games: the match ends after a deal in which a seat reaches 0 or below."""
+    out_at: int | None = None
+    """Snarples: a seat with this score or more after a deal is out of the game."""
+
+
+GAMES: Mapping[str, GameShape] = {
+    "callbreak": GameShape(
+        "callbreak", "Call Break", "standard", (4, 4), 13, 0, _CALL_OPTIONS + _MATCH_OPTIONS
+    ),
+    "batak": GameShape(
+        "batak",
+        "Batak İhaleli",
+        "standard",
+        (4, 4),
+        13,
+        -1,
+        (*_BATAK_OPTIONS, *_MATCH_OPTIONS),
+    ),
+    "rook": GameShape(
+        "rook",
+        "Call Partner (Rook)",
+        "rook",
+        (4, 4),
+        13,
+        -1,
+        ("players", "min_bid", "max_bid", "bid_step", "last_trick_points", *_MATCH_OPTIONS),
+    ),
+    "snarples": GameShape(
+        "snarples",
+        "Snarples",
+        "standard",
+        (3, 8),
+        5,
+        -1,
+        ("players", "first_dealer"),
+        start=16,
+        lowest_wins=True,
+        ends_at_zero=True,
+        out_at=33,
+    ),
+    "donut": GameShape(
+        "donut",
+        "Donut",
+        "standard",
+        (4, 6),
+        5,
+        -1,
+        ("players", "first_dealer"),
+        start=15,
+        lowest_wins=True,
+        ends_at_zero=True,
+    ),
+    "horsethief": GameShape(
+        "horsethief",
+        "Horsethief",
+        "standard",
+        (3, 5),
+        5,
+        -1,
+        ("players", "match_end", "tie_break", "first_dealer"),
+    ),
+}
+"""Game shapes by name; a preset names its game."""
 
 
 def option_text(value: Any) -> str:
@@ -239,13 +381,16 @@ def option_text(value: Any) -> str:
 
 @dataclass(frozen=True)
 class Rules:
-    """The rules of one game: a preset name plus every option's value.
+    """The rules of one game: a preset name, the game it plays, and every option's value.
 
-    Structure that no option changes yet (four players, 13 cards, spades trump)
-    is fixed per preset family; new games add their own presets and phases.
+    The game (``GAMES``) fixes the structure (deck, hand size, seat range, a
+    fixed trump or none); options change the rest.  Only the game's own options
+    may be changed: ``replace(must_trump=...)`` on Call Partner is an error.
     """
 
     name: str = "callbreak"
+    game: str = "callbreak"
+    players: int = 4
     misdeal: str = "claim"
     misdeal_faces: str = "AKQJ"
     misdeal_no_spade: bool = False
@@ -267,14 +412,18 @@ class Rules:
     match_end: str = "deals"
     tie_break: str = "extra_deal"
     first_dealer: str = "random"
-
-    players: ClassVar[int] = 4
-    hand_size: ClassVar[int] = 13
-    trump_suit: ClassVar[int] = 0  # spades
+    min_bid: int = 5
+    max_bid: int = 13
+    bid_step: int = 1
+    forced_bid: int | None = None
+    last_trick_points: int = 20
+    score_multiplier: int = 1
 
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {}
 
     def __post_init__(self) -> None:
+        if self.game not in GAMES:
+            raise ValueError(f"unknown game {self.game!r}: choose one of {', '.join(GAMES)}")
         for option in OPTIONS:
             value = getattr(self, option.name)
             try:
@@ -283,6 +432,12 @@ class Rules:
                 raise ValueError(f"{option.name}={value!r} is not allowed: {error}") from None
             if checked != value or type(checked) is not type(value):
                 object.__setattr__(self, option.name, checked)
+        low, high = GAMES[self.game].seats
+        if not low <= self.players <= high:
+            seats = str(low) if low == high else f"{low} to {high}"
+            raise ValueError(
+                f"players={self.players!r} is not allowed: {self.title} is played by {seats}"
+            )
         if self.match_end.startswith("deals:"):
             # deals:N is a shorthand for match_end=deals with match_deals=N.
             object.__setattr__(self, "match_deals", int(self.match_end[6:]))
@@ -292,6 +447,29 @@ class Rules:
                 f"min_call={self.min_call} is above max_call={self.max_call}: "
                 "min_call must not exceed max_call"
             )
+        if self.min_bid > self.max_bid:
+            raise ValueError(
+                f"min_bid={self.min_bid} is above max_bid={self.max_bid}: "
+                "min_bid must not exceed max_bid"
+            )
+
+    @property
+    def shape(self) -> GameShape:
+        return GAMES[self.game]
+
+    @property
+    def title(self) -> str:
+        """The game's name for people, e.g. "Call Bridge"."""
+        return PRESET_TITLES.get(self.name) or GAMES[self.game].title
+
+    @property
+    def hand_size(self) -> int:
+        return GAMES[self.game].hand_size
+
+    @property
+    def trump_suit(self) -> int:
+        """The fixed trump suit (0, spades, in Call Break), or -1 where each deal decides."""
+        return GAMES[self.game].trump
 
     @classmethod
     def preset(cls, name: str) -> Rules:
@@ -310,20 +488,24 @@ class Rules:
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some options changed; an unknown name or bad value is a ValueError."""
+        own = self.shape.options
         for name in changes:
             if name not in OPTION_BY_NAME:
+                raise ValueError(f"unknown rule option {name!r}: choose from {', '.join(own)}")
+            if name not in own:
                 raise ValueError(
-                    f"unknown rule option {name!r}: choose from {', '.join(OPTION_BY_NAME)}"
+                    f"{name} is not an option of {self.title} ({self.name}): "
+                    f"choose from {', '.join(own)}"
                 )
         return dataclasses.replace(self, **changes)
 
     def options(self) -> dict[str, Any]:
-        """Every option's value, by canonical name."""
-        return {option.name: getattr(self, option.name) for option in OPTIONS}
+        """Every option of this game with its value, by canonical name."""
+        return {name: getattr(self, name) for name in self.shape.options}
 
     def changed(self) -> dict[str, Any]:
         """The options that differ from this preset's own values."""
-        base = Rules.preset(self.name) if self.name in self.PRESETS else Rules()
+        base = Rules.preset(self.name) if self.name in self.PRESETS else Rules(game=self.game)
         return {k: v for k, v in self.options().items() if getattr(base, k) != v}
 
     def to_dict(self) -> dict[str, Any]:
@@ -338,7 +520,8 @@ class Rules:
         """Inverse of ``to_dict``; missing options take the preset's values."""
         data = dict(data)
         name = data.pop("preset", data.pop("name", "callbreak"))
-        base = cls.preset(name) if name in cls.PRESETS else cls(name=name)
+        game = data.pop("game", None)
+        base = cls.preset(name) if name in cls.PRESETS else cls(name=name, game=game or "callbreak")
         return base.replace(**data)
 
     def to_json(self) -> str:
@@ -361,12 +544,16 @@ class Rules:
         return call <= won <= call + int(window.rsplit(":", 1)[1])
 
     def score(self, call: int, won: int) -> Points:
-        """Points of one seat for one deal.
+        """Points of one seat for one deal of a call game, times ``score_multiplier``.
 
         >>> rules = Rules.preset("callbreak")
         >>> [str(rules.score(4, won)) for won in (5, 7, 3, 4)]
         ['4.1', '4.3', '-4', '4']
         """
+        points = self._score(call, won)
+        return points if self.score_multiplier == 1 else points * self.score_multiplier
+
+    def _score(self, call: int, won: int) -> Points:
         if not self.success(call, won):
             return Points.whole(-call)
         bonus = self.bonus_call is not None and call >= self.bonus_call
@@ -376,6 +563,18 @@ class Rules:
             return Points.whole(self.bonus_points)
         return Points.whole(call) + self.overtrick_points * max(0, won - call)
 
+
+PRESET_TITLES = {
+    "snarples": "Snarples",
+    "donut": "Donut",
+    "horsethief": "Horsethief",
+    "callbreak": "Call Break",
+    "callbreak-bhoos": "Call Break (Bhoos arena)",
+    "callbridge": "Call Bridge",
+    "batak-ihale": "Batak İhaleli",
+    "batak-koz-maca": "Batak Koz Maça",
+    "rook-call-partner": "Call Partner (Rook)",
+}
 
 Rules.PRESETS.update(
     {
@@ -392,6 +591,36 @@ Rules.PRESETS.update(
             "bonus_call": 8,
             "bonus_points": 13,
             "match_end": "open",
+        },
+        "batak-ihale": {
+            "game": "batak",
+            "min_bid": 5,
+            "max_bid": 13,
+            "forced_bid": 4,
+            "must_overtake": True,
+            "must_trump": "always",
+            "spades_broken": True,
+            "match_deals": 10,
+        },
+        "batak-koz-maca": {
+            "misdeal": "off",
+            "min_total_calls": None,
+            "must_trump": "always",
+            "spades_broken": True,
+            "overtrick_points": 0,
+            "match_deals": 10,
+        },
+        "snarples": {"game": "snarples", "min_bid": 1, "max_bid": 5, "tie_break": "shared"},
+        "donut": {"game": "donut", "tie_break": "shared"},
+        "horsethief": {"game": "horsethief", "match_end": "target:15", "tie_break": "shared"},
+        "rook-call-partner": {
+            "game": "rook",
+            "min_bid": 70,
+            "max_bid": 200,
+            "bid_step": 5,
+            "last_trick_points": 20,
+            "match_end": "target:500",
+            "tie_break": "shared",
         },
     }
 )

@@ -34,9 +34,9 @@ from functools import cached_property
 from typing import Any
 
 from callbreak.bots import Bot, make_bot, warm_up
-from callbreak.cards import cards_of
+from callbreak.decks import DECKS
 from callbreak.engine import IllegalAction, Match
-from callbreak.engine.deal import VOID, Deal
+from callbreak.engine.deal import VOID, Deal, shuffled_deck
 from callbreak.rules import Rules
 
 MAX_ILLEGAL_EXAMPLES = 10
@@ -139,6 +139,8 @@ class DealSet:
     """Hands as dealt, by seat, as card masks."""
     redraws: int
     """Hands drawn and thrown away first because they were void as dealt."""
+    deck: tuple[int, ...] = ()
+    """The whole deck in dealing order (hands, and any nest, stock or face-up card, follow)."""
 
 
 def _derived_seed(*parts: object) -> int:
@@ -154,14 +156,13 @@ def deal_set(config: ArenaConfig, index: int) -> DealSet:
     """
     rules = config.game_rules
     dealer = index % config.players
+    pack = DECKS[rules.shape.deck]
     for attempt in range(MAX_REDRAWS):
-        deal = Deal(
-            rules,
-            seed=_derived_seed("callbreak-arena-deal", config.seed, index, attempt),
-            dealer=dealer,
-        )
+        seed = _derived_seed("callbreak-arena-deal", config.seed, index, attempt)
+        order = shuffled_deck(pack, random.Random(seed))
+        deal = Deal(rules, deck=order, dealer=dealer)
         if deal.phase != VOID:
-            return DealSet(index, dealer, tuple(deal.dealt), attempt)
+            return DealSet(index, dealer, tuple(deal.dealt), attempt, tuple(order))
     raise ArenaError(f"deal set {index}: {MAX_REDRAWS} hands in a row were void as dealt")
 
 
@@ -181,11 +182,13 @@ class Play:
 
     entry: int
     seat: int
-    call: int
+    call: int | None
+    """The seat's call, or in an auction game the contract if it was the declarer, else None."""
     tricks: int
     points_tenths: int
     """Points as an exact number of tenths (``Points.tenths``)."""
-    made: bool
+    made: bool | None
+    """Whether the call or contract was made; None for a seat that had neither."""
 
 
 @dataclass
@@ -284,8 +287,7 @@ def play_game(config: ArenaConfig, deal: DealSet, rotation: int, chunk: ChunkRes
         _derived_seed("callbreak-arena-fallback", config.seed, deal.index, rotation)
     )
     match_seed = _derived_seed("callbreak-arena-match", config.seed, deal.index)
-    hands = [cards_of(mask) for mask in deal.hands]
-    match = Match(rules, seed=match_seed, dealer=deal.dealer, hands=[hands])
+    match = Match(rules, seed=match_seed, dealer=deal.dealer, decks=[deal.deck])
     clock = time.perf_counter_ns
     while not match.over:
         seat = match.to_act
@@ -324,10 +326,9 @@ def play_game(config: ArenaConfig, deal: DealSet, rotation: int, chunk: ChunkRes
     plays = []
     for entry in range(players):
         seat = seat_of(entry, rotation, players)
-        call = scored.calls[seat]
-        assert call is not None
         won = scored.tricks[seat]
-        plays.append(Play(entry, seat, call, won, points[seat].tenths, rules.success(call, won)))
+        call, made = _commitment(scored, seat)
+        plays.append(Play(entry, seat, call, won, points[seat].tenths, made))
     claims = [0] * players
     for entry_ in match.entries:
         for seat, claimed in entry_.deal.claims:
@@ -350,6 +351,20 @@ def play_game(config: ArenaConfig, deal: DealSet, rotation: int, chunk: ChunkRes
         tuple(claims),
         record,
     )
+
+
+def _commitment(deal: Deal, seat: int) -> tuple[int | None, bool | None]:
+    """What ``seat`` undertook in ``deal`` and whether it kept it: its call in a call game, the
+    contract for the declarer of an auction (made: won its bid in tricks, or in card points
+    where the points decide), nothing for a defender."""
+    call = deal.calls[seat]
+    if call is not None:
+        return call, deal.rules.success(call, deal.tricks[seat])
+    if seat != deal.declarer or deal.contract is None:
+        return None, None
+    points = deal.points
+    assert points is not None
+    return deal.contract, points[seat].tenths > 0
 
 
 def _player(spec: str) -> str:

@@ -65,8 +65,9 @@ class BotStats:
     edge: Interval | None
     matches: int
     match_share: float | None
-    made_rate: float
-    mean_call_minus_tricks: float
+    made_rate: float | None
+    """Share of its calls (or contracts, as declarer) made; None if it had none."""
+    mean_call_minus_tricks: float | None
     calibration: list[CalibrationRow]
     decisions: int
     decision_ms: dict[str, float] | None
@@ -213,6 +214,7 @@ def summarize(run: ArenaRun) -> ArenaSummary:
         calls: dict[int, list[tuple[int, bool]]] = defaultdict(list)
         made = 0
         over = 0
+        committed = 0
         claims = 0
         for result in run.sets:
             own: list[float] = []
@@ -222,9 +224,12 @@ def summarize(run: ArenaRun) -> ArenaSummary:
                     value = play.points_tenths / 10
                     if play.entry in mine:
                         own.append(value)
-                        calls[play.call].append((play.tricks, play.made))
-                        made += play.made
-                        over += play.call - play.tricks
+                        if play.call is not None:
+                            kept = bool(play.made)
+                            calls[play.call].append((play.tricks, kept))
+                            made += kept
+                            over += play.call - play.tricks
+                            committed += 1
                     else:
                         others.append(value)
                 claims += sum(game.claims[e] for e in entries)
@@ -261,8 +266,8 @@ def summarize(run: ArenaRun) -> ArenaSummary:
                 edge=mean_ci(edges) if edges else None,
                 matches=matches,
                 match_share=(sum(credits[e] for e in entries) / matches) if matches else None,
-                made_rate=made / len(points),
-                mean_call_minus_tricks=over / len(points),
+                made_rate=made / committed if committed else None,
+                mean_call_minus_tricks=over / committed if committed else None,
                 calibration=calibration,
                 decisions=len(times),
                 decision_ms=decision_ms,

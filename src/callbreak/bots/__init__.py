@@ -5,6 +5,15 @@ from callbreak.bots.expert import ExpertBot
 from callbreak.bots.heuristic import HeuristicBot
 from callbreak.bots.random_bot import RandomBot
 
+
+@register_bot("rl", "a policy trained by examples/train_callbreak.py: rl:path=FILE (needs numpy)")
+def _rl_bot(path: str = "", seed: int | None = None, sample: int = 0) -> Bot:
+    # Imported when asked for: the env layer needs numpy, which the bots do not.
+    from callbreak.env.policy import PolicyBot
+
+    return PolicyBot(path, seed=seed, sample=sample)
+
+
 __all__ = [
     "Bot",
     "ExpertBot",

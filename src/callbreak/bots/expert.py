@@ -217,6 +217,12 @@ class ExpertBot:
 
     # ------------------------------------------------------------------ entry
     def act(self, observation: Observation) -> Action:
+        if observation.game != "callbreak":
+            # Its search models one game's deal: refuse the others plainly, not by crashing.
+            raise ValueError(
+                f"the expert bot plays Call Break, Call Bridge and Batak Koz Maça only yet, "
+                f"not {observation.rules.title}: use the heuristic bot there"
+            )
         started = time.perf_counter()
         deadline = started + self.budget * _SAFETY
         if observation.phase == "call":

@@ -9,6 +9,7 @@ knows comes from its ``Observation`` (through ``knowledge.read``).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from callbreak.bots.base import register_bot
 from callbreak.bots.knowledge import Knowledge, read
@@ -91,6 +92,8 @@ class HeuristicBot:
         if phase == "play" and self.blunder and self._rng.random() < self.blunder:
             action: Action = self._rng.choice(observation.legal)
             return action
+        if observation.game != "callbreak":
+            return _family_policy(observation.game)(self, observation)
         if phase == "call":
             return self.call(observation)
         if phase == "misdeal":
@@ -175,3 +178,24 @@ class HeuristicBot:
             pool,
             key=lambda c: (c % RANK_COUNT, (k.hand & SUIT_MASKS[c // RANK_COUNT]).bit_count()),
         )
+
+
+def _family_policy(game: str) -> Callable[[HeuristicBot, Observation], Action]:
+    """The policy of another game of the family; Call Break's own is the class above.
+
+    Imported here, not at the top, because those modules build on this one
+    (its hand evaluation and trick play).
+    """
+    if game == "batak":
+        from callbreak.bots import batak
+
+        return batak.act
+    if game == "rook":
+        from callbreak.bots import rook
+
+        return rook.act
+    if game in ("snarples", "donut", "horsethief"):
+        from callbreak.bots import fivecard
+
+        return fivecard.act
+    raise ValueError(f"the heuristic does not know the game {game!r}")

@@ -13,7 +13,14 @@ from callbreak.rules import Rules
 SEAT_NAMES = ("South", "East", "North", "West")
 """Seats in turn order (play goes counter-clockwise in the South-Asian games)."""
 
+
+def seat_name(seat: int, players: int) -> str:
+    """A seat's name at the table: the compass at four seats, else "Seat N" (1-based)."""
+    return SEAT_NAMES[seat] if players == len(SEAT_NAMES) else f"Seat {seat + 1}"
+
 _SUIT_STYLE = {"S": "bold", "H": "bold red", "D": "bold red", "C": "bold"}
+_COLOUR_STYLE = {"R": "bold red", "Y": "bold yellow", "G": "bold green", "B": "bold blue"}
+"""Rook colours: the number keeps its colour letter, drawn in that colour."""
 
 
 def rules_from_flags(preset: str, options: list[str] | None) -> Rules:
@@ -33,8 +40,15 @@ def rules_from_flags(preset: str, options: list[str] | None) -> Rules:
 
 def styled_card(name: str) -> str:
     """A card name with rich markup: its suit symbol, red for hearts and diamonds."""
+    if name == "ROOK":
+        return "[bold magenta]ROOK[/]"
     suit = name[-1]
-    return f"[{_SUIT_STYLE[suit]}]{name[:-1]}{SUIT_SYMBOLS[SUITS.index(suit)]}[/]"
+    if suit in _SUIT_STYLE and name[:-1] in _RANK_TEXT:
+        return f"[{_SUIT_STYLE[suit]}]{name[:-1]}{SUIT_SYMBOLS[SUITS.index(suit)]}[/]"
+    return f"[{_COLOUR_STYLE.get(suit, 'bold')}]{name}[/]"
+
+
+_RANK_TEXT = frozenset("23456789TJQKA")
 
 
 def styled_cards(names: list[str] | tuple[str, ...]) -> str:

@@ -15,9 +15,9 @@ from rich.text import Text
 
 from callbreak.bots import available_bots, make_bot
 from callbreak.bots.levels import LEVELS, level_spec
-from callbreak.cli.common import SEAT_NAMES, rules_from_flags
+from callbreak.cli.common import rules_from_flags, seat_name
 from callbreak.engine import Match
-from callbreak.rules import OPTIONS, Rules, option_text
+from callbreak.rules import OPTION_BY_NAME, Rules, option_text
 
 if TYPE_CHECKING:
     from callbreak.arena import ArenaSummary
@@ -30,7 +30,13 @@ app = typer.Typer(
 )
 
 RulesFlag = Annotated[
-    str, typer.Option("--rules", "-r", help="Preset: callbreak, callbreak-bhoos, callbridge.")
+    str,
+    typer.Option(
+        "--rules",
+        "-r",
+        help="Preset: callbreak, callbreak-bhoos, callbridge, batak-ihale, batak-koz-maca, "
+        "rook-call-partner (callbreak rules lists them).",
+    ),
 ]
 OptionFlag = Annotated[
     list[str] | None,
@@ -43,11 +49,11 @@ def play(
     rules: RulesFlag = "callbreak",
     option: OptionFlag = None,
     level: Annotated[
-        str, typer.Option(help="How strong the three bots play: " + ", ".join(LEVELS) + ".")
+        str, typer.Option(help="How strong the bots play: " + ", ".join(LEVELS) + ".")
     ] = "medium",
     bot: Annotated[
         str | None,
-        typer.Option(help="A bot spec for the three other seats instead of a level."),
+        typer.Option(help="A bot spec for every other seat instead of a level."),
     ] = None,
     seed: Annotated[
         int | None, typer.Option(help="Seed: the same seed deals the same cards.")
@@ -75,7 +81,7 @@ def play(
         bool, typer.Option("--no-color", help="No colours (as the NO_COLOR variable does).")
     ] = False,
 ) -> None:
-    """Play a match at the terminal against three bots (you are South, seat 0).
+    """Play a match at the terminal against bots (you are seat 0, South at four seats).
 
     Opens the full-screen table; --plain (or input that is not a terminal) plays line by line.
     """
@@ -96,6 +102,8 @@ def play(
     except ValueError as error:
         hint = "--resume" if resume is not None else "--bot/--level"
         raise typer.BadParameter(str(error), param_hint=hint) from None
+    if session.notice:
+        typer.echo(session.notice)
     if plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
         from callbreak.cli.play import TerminalGame
 
@@ -129,27 +137,46 @@ def selfplay(
     rules: RulesFlag = "callbreak",
     option: OptionFlag = None,
     bot: Annotated[
-        list[str] | None, typer.Option(help="Bot spec per seat (repeat up to 4; default random).")
+        list[str] | None,
+        typer.Option(
+            help="Bot spec: once for every seat, or once per seat in seat order (default random)."
+        ),
     ] = None,
     deals: Annotated[
         int, typer.Option(help="With match_end=open: deals to play before stopping.")
     ] = 5,
+    max_deals: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Stop a match still going after this many scored deals (a target such as "
+            "Rook's 500 may never be reached by weak bots); its record is left unfinished.",
+        ),
+    ] = 200,
     out: Annotated[
         Path, typer.Option("--out", help="Where to write records (JSON Lines if .jsonl or many).")
     ] = Path("selfplay.jsonl"),
 ) -> None:
-    """Let bots play matches and write their game records."""
+    """Let bots play matches of any game of the family and write their game records.
+
+    Check them with: callbreak replay FILE.
+    """
     from rich.progress import track
 
     from callbreak.record import match_record, write_record
 
     game_rules = rules_from_flags(rules, option)
+    players = game_rules.players
     specs = list(bot or ["random"])
     if len(specs) == 1:
-        specs *= 4
-    if len(specs) != 4:
-        raise typer.BadParameter("give one --bot for all seats or one for each of the 4 seats")
+        specs *= players
+    if len(specs) != players:
+        raise typer.BadParameter(
+            f"give one --bot for all seats or one for each of the {players} seats",
+            param_hint="--bot",
+        )
     records = []
+    stopped = 0
     for game in track(range(games), description="Playing", disable=games < 20):
         match_seed = seed + game
         rng = random.Random(match_seed)
@@ -159,6 +186,9 @@ def selfplay(
             raise typer.BadParameter(str(error), param_hint="--bot") from None
         match = Match(game_rules, seed=match_seed)
         while not match.over:
+            if len(match.scored_deals) >= max_deals:
+                stopped += 1
+                break
             seat = match.to_act
             assert seat is not None
             match.act(bots[seat].act(match.observation(seat)))
@@ -166,15 +196,18 @@ def selfplay(
                 game_rules.match_end == "open"
                 and len(match.scored_deals) >= deals
                 and not match.tie_break
-                and match.deal.phase in ("call", "misdeal")
-                and not any(c is not None for c in match.deal.calls)
-                and not match.deal.claims
+                and not match.over
+                and not match.deal.log  # nobody has acted in the fresh deal yet
             ):
                 match.finish()
-        seats = [{"name": SEAT_NAMES[s], "player": f"bot:{spec}"} for s, spec in enumerate(specs)]
+        seats = [
+            {"name": seat_name(s, players), "player": f"bot:{spec}"} for s, spec in enumerate(specs)
+        ]
         records.append(match_record(match, seats=seats, seed=match_seed))
     write_record(out, records if len(records) > 1 or out.suffix == ".jsonl" else records[0])
     typer.echo(f"Wrote {len(records)} match record(s) to {out}")
+    if stopped:
+        typer.echo(f"{stopped} match(es) stopped unfinished after {max_deals} deals (--max-deals)")
 
 
 @app.command()
@@ -182,7 +215,11 @@ def replay(
     files: Annotated[list[Path], typer.Argument(help="Record files (.json or .jsonl).")],
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors.")] = False,
 ) -> None:
-    """Re-play game records through the rules engine and verify every card and total."""
+    """Re-play game records through the rules engine and verify every action and total.
+
+    Reads records of every game of the family, in the current format or the old
+    callbreak-record/1 (converted as read); the first error names the deal, trick and seat.
+    """
     from callbreak.record import RecordError, read_records
     from callbreak.record import replay as replay_record
 
@@ -207,8 +244,8 @@ def replay(
                 state = "complete" if report.complete else "unfinished"
                 winners = ", ".join(str(w) for w in report.winners) or "-"
                 typer.echo(
-                    f"{where}: OK — {report.deals} deals, {state}, totals [{totals}], "
-                    f"winner seat(s) {winners}"
+                    f"{where}: OK — {report.match.rules.name}, {report.deals} deals, {state}, "
+                    f"totals [{totals}], winner seat(s) {winners}"
                 )
     if failed:
         raise typer.Exit(1)
@@ -330,8 +367,8 @@ def _print_arena(console: Console, summary: ArenaSummary) -> None:
             bot.points.text().replace(" ± ", "±"),
             "-" if bot.edge is None else bot.edge.text().replace(" ± ", "±"),
             "-" if bot.match_share is None else f"{bot.match_share:.1%}",
-            f"{bot.made_rate:.1%}",
-            f"{bot.mean_call_minus_tricks:+.2f}",
+            "-" if bot.made_rate is None else f"{bot.made_rate:.1%}",
+            "-" if bot.mean_call_minus_tricks is None else f"{bot.mean_call_minus_tricks:+.2f}",
             f"{bot.rating_mu:.1f}±{bot.rating_sigma:.1f}",
         )
         ms = bot.decision_ms or {}
@@ -381,11 +418,15 @@ def show_rules(
     if preset is None:
         table = Table(title="Presets (callbreak rules PRESET shows one)")
         table.add_column("Preset")
-        table.add_column("Differs from callbreak")
-        base = Rules.preset("callbreak").options()
+        table.add_column("Game")
+        table.add_column("Players")
+        table.add_column("Options set by the preset")
         for name in Rules.presets():
-            diff = {k: v for k, v in Rules.preset(name).options().items() if base[k] != v}
-            table.add_row(name, ", ".join(f"{k}={option_text(v)}" for k, v in diff.items()) or "-")
+            rules = Rules.preset(name)
+            low, high = rules.shape.seats
+            diff = ", ".join(f"{k}={option_text(v)}" for k, v in _preset_settings(rules).items())
+            seats = str(low) if low == high else f"{low}-{high}"
+            table.add_row(name, rules.title, seats, diff or "-")
         console.print(table)
         console.print("Bots: " + "; ".join(f"{k} — {v}" for k, v in available_bots().items()))
         return
@@ -393,14 +434,25 @@ def show_rules(
         rules = Rules.preset(preset)
     except ValueError as error:
         raise typer.BadParameter(str(error)) from None
-    table = Table(title=f"Rules of {preset}", show_lines=True)
+    table = Table(title=f"Rules of {preset}: {rules.title}", show_lines=True)
     table.add_column("Option", style="bold")
     table.add_column("Value")
     table.add_column("Allowed")
     table.add_column("Meaning")
-    for opt in OPTIONS:
-        table.add_row(opt.name, option_text(getattr(rules, opt.name)), opt.allowed, opt.help)
+    for name in rules.shape.options:
+        opt = OPTION_BY_NAME[name]
+        allowed = opt.allowed
+        if name == "players":
+            low, high = rules.shape.seats
+            allowed = str(low) if low == high else f"{low}..{high}"
+        table.add_row(opt.name, option_text(getattr(rules, opt.name)), allowed, opt.help)
     console.print(table)
+
+
+def _preset_settings(rules: Rules) -> dict[str, object]:
+    """The options a preset sets away from the defaults (what makes it that preset)."""
+    base = Rules(game=rules.game).options()
+    return {k: v for k, v in rules.options().items() if base[k] != v}
 
 
 @app.command()
@@ -538,6 +590,8 @@ def import_bhoos(
     )
     if not result.ok:
         raise typer.Exit(1)
+
+
 
 
 def run() -> None:

@@ -14,10 +14,13 @@ from rich.table import Table
 
 from callbreak.bots import Bot
 from callbreak.cards import SUIT_NAMES, SUITS
-from callbreak.cli.common import SEAT_NAMES, fmt_points, styled_card, styled_cards
+from callbreak.cli.common import fmt_points, seat_name, styled_card, styled_cards
+from callbreak.decks import DECKS
 from callbreak.engine import IllegalAction, Match, Observation
 
-HELP = """Type a call as a number (e.g. 3) and a card as rank then suit: AS, td, 10h, 7c.
+HELP = """Type a call or bid as a number (e.g. 3), "pass" (or p) in an auction, a trump as its
+letter (S H D C; Rook colours R Y G B), and a card as rank then suit: AS, td, 10h, 7c
+(Rook cards number then colour: 1R, 14g, ROOK).
   ?      this help          hand   show your hand
   legal  show legal moves   score  show the scores
   quit   leave (the record, if any, is saved)"""
@@ -45,7 +48,7 @@ class TerminalGame:
         self.bots = bots
         self.human = human
         self.names = [
-            name if seat == human else f"{SEAT_NAMES[seat]} ({bots[seat].name})"
+            name if seat == human else f"{seat_name(seat, match.players)} ({bots[seat].name})"
             for seat in range(match.players)
         ]
         self.console = console or Console(highlight=False)
@@ -55,7 +58,7 @@ class TerminalGame:
     # ------------------------------------------------------------------ loop
     def run(self) -> None:
         match, out = self.match, self.console
-        out.print(f"[bold]Call Break[/] — rules: {match.rules.name}. Type ? for help.\n")
+        out.print(f"[bold]{match.rules.title}[/] — rules: {match.rules.name}. Type ? for help.\n")
         shown_deal = None
         try:
             while not match.over:
@@ -109,13 +112,20 @@ class TerminalGame:
                 continue
             if obs.phase == "play":
                 self.console.print(f"  You play {styled_card(str(action).upper())}")
+            elif obs.phase == "partner":
+                self.console.print(f"  You call the {styled_card(str(action).upper())}")
             return
 
     def _bot_turn(self, seat: int) -> None:
         obs = self.match.observation(seat)
+        obs_deal = self.match.deal
+        exchanged = len(obs_deal.exchanges)
         action = self.bots[seat].act(obs)
         self.match.act(action)
         who = self.names[seat]
+        if len(obs_deal.exchanges) > exchanged:
+            count = obs_deal.exchanges[-1][1]
+            self.console.print(f"  {who} exchanges {count} card{'s' * (count != 1)}")
         if obs.phase == "call":
             self.console.print(f"  {who} calls {action}")
         elif obs.phase == "play":
@@ -124,6 +134,21 @@ class TerminalGame:
             self.console.print(f"  {who} {'claims a misdeal' if action else 'plays on'}")
         elif obs.phase == "declare" and action:
             self.console.print(f"  {who} declares a void")
+        elif obs.phase == "auction":
+            self.console.print(f"  {who} {'passes' if action == 'pass' else f'bids {action}'}")
+        elif obs.phase == "trump":
+            self.console.print(f"  {who} names trump: {self._suit_name(obs, str(action))}")
+        elif obs.phase == "discard" and len(obs.discards or ()) == 0:
+            self.console.print(f"  {who} takes the nest and lays five cards away")
+        elif obs.phase == "partner":
+            self.console.print(f"  {who} calls the {styled_card(str(action))} as partner")
+        elif obs.phase == "drop":
+            self.console.print(f"  {who} {'plays' if action == 'in' else 'sits out'}")
+        elif obs.phase == "settle":
+            verb = "takes -5" if action == "take" else "gives +5 to everyone else"
+            self.console.print(f"  {who} {verb}")
+        if obs.phase != "play" and self.match.deal is obs_deal and self.match.deal.phase == "play":
+            self._announce_contract()
 
     def _prompt(self, obs: Observation) -> str:
         rules = obs.rules
@@ -141,7 +166,59 @@ class TerminalGame:
                 SUIT_NAMES[s] for s in range(4) if not any(c[-1] == SUITS[s] for c in obs.hand)
             ]
             return f"Declare your void suit(s) ({', '.join(voids)}) to the table? [y/n]: "
+        if obs.phase == "auction":
+            self.console.print(f"Your hand: {self._hand_by_suit(obs)}")
+            said = [f"{self.names[s]} {b}" for s, b in obs.bids]
+            if said:
+                self.console.print("Bids so far: " + ", ".join(said))
+            bids = [a for a in obs.legal if a != "pass"]
+            span = f"{bids[0]}-{bids[-1]}" if bids else "none left"
+            step = f" in steps of {rules.bid_step}" if rules.bid_step > 1 else ""
+            return f"Your bid ({span}{step}) or pass: "
+        if obs.phase == "trump":
+            self.console.print(f"Your hand: {self._hand_by_suit(obs)}")
+            return f"Name trump ({' '.join(str(a) for a in obs.legal)}): "
+        if obs.phase == "discard":
+            if not obs.discards:
+                self.console.print(f"You take the nest: {styled_cards(list(obs.nest or ()))}")
+            self.console.print(f"Your hand: {self._hand_by_suit(obs)}")
+            return f"Lay a card away ({len(obs.discards or ()) + 1} of 5): "
+        if obs.phase == "partner":
+            self.console.print(f"Your hand: {self._hand_by_suit(obs)}")
+            return "Call your partner's card (one you hold: you play alone): "
+        if obs.phase == "drop":
+            self.console.print(f"Your hand: {self._hand_by_suit(obs)}{self._trump_text(obs)}")
+            return "Play this deal (in) or sit it out (out)? "
+        if obs.phase == "settle":
+            return "Everyone else sat out: take -5 (take) or give +5 to every other (give)? "
+        if obs.phase == "exchange":
+            self.console.print(f"Your hand: {self._hand_by_suit(obs)}{self._trump_text(obs)}")
+            return "Discard a card to exchange it, or done: "
         return "Your card: "
+
+    def _trump_text(self, obs: Observation) -> str:
+        parts = []
+        if obs.upcard:
+            parts.append(f"face up: {styled_card(obs.upcard)}")
+        parts.append(f"trump: {self._suit_name(obs, obs.trump) if obs.trump else 'none'}")
+        if obs.reversed_ranks:
+            parts.append("ranks reversed (2 high, A low)")
+        return "   (" + ", ".join(parts) + ")"
+
+    def _suit_name(self, obs: Observation, letter: str) -> str:
+        deck = DECKS[obs.rules.shape.deck]
+        return deck.suit_names[deck.suits.index(letter)] if letter in deck.suits else letter
+
+    def _announce_contract(self) -> None:
+        obs = self.match.observation(self.human)
+        if obs.declarer is None:
+            return
+        parts = [f"Contract: {obs.contract} by {self.names[obs.declarer]}"]
+        if obs.trump:
+            parts.append(f"trump {self._suit_name(obs, obs.trump)}")
+        if obs.partner_card:
+            parts.append(f"partner: the holder of the {styled_card(obs.partner_card)}")
+        self.console.print("[bold]" + ", ".join(parts) + "[/]")
 
     def _read(self, prompt: str) -> str:
         try:
@@ -154,6 +231,8 @@ class TerminalGame:
 
     def _command(self, text: str, obs: Observation) -> bool:
         word = text.lower()
+        if word == "h" and obs.phase == "trump":
+            return False  # H is hearts here
         if word in {"?", "h", "help"}:
             self.console.print(HELP)
         elif word == "hand":
@@ -181,6 +260,21 @@ class TerminalGame:
                 self.console.print("[red]Type your call as a number, e.g. 3.[/]")
                 return None
             return int(text)
+        if obs.phase == "drop":
+            answer = {"y": "in", "yes": "in", "in": "in", "n": "out", "no": "out", "out": "out"}
+            if text.lower() not in answer:
+                self.console.print("[red]Answer in or out.[/]")
+                return None
+            return answer[text.lower()]
+        if obs.phase in ("settle", "exchange"):
+            return text.lower() if text.lower() in {"take", "give", "done"} else text
+        if obs.phase == "auction":
+            if text.lower() in {"p", "pass"}:
+                return "pass"
+            if not text.isdigit():
+                self.console.print('[red]Type your bid as a number, or "pass".[/]')
+                return None
+            return int(text)
         return text
 
     def _again(self) -> bool:
@@ -193,10 +287,12 @@ class TerminalGame:
     # ------------------------------------------------------------ display
     def _hand_by_suit(self, obs: Observation) -> str:
         groups = []
-        for suit in SUITS:
-            cards = [c for c in obs.hand if c[-1] == suit]
+        for suit in DECKS[obs.rules.shape.deck].suits:
+            cards = [c for c in obs.hand if c[-1] == suit or (c == "ROOK" and obs.trump == suit)]
             if cards:
                 groups.append(styled_cards(cards))
+        if "ROOK" in obs.hand and obs.trump is None:
+            groups.append(styled_card("ROOK"))
         return "   ".join(groups)
 
     def _announce_deal(self) -> None:
@@ -204,13 +300,28 @@ class TerminalGame:
         deal_no = match.deal_number
         tie = " (tie-break deal)" if match.tie_break else ""
         self.console.rule(f"Deal {deal_no}{tie} — dealer: {self.names[match.dealer]}")
+        obs = match.observation(self.human)
+        if obs.upcard:
+            self.console.print(f"Face-up card: {styled_card(obs.upcard)}{self._trump_text(obs)}")
+        if self.human not in obs.dealt_in:
+            self.console.print("You are out of the game: the others play on.")
 
     def _show_table(self, obs: Observation) -> None:
         out = self.console
-        calls = "  ".join(
-            f"{self.names[s]}: {obs.tricks_won[s]}/{obs.calls[s]}" for s in range(obs.players)
-        )
-        out.print(f"\nTricks won / called — {calls}")
+        if obs.declarer is None and any(c is not None for c in obs.calls):
+            calls = "  ".join(
+                f"{self.names[s]}: {obs.tricks_won[s]}/{obs.calls[s]}" for s in obs.active
+            )
+            out.print(f"\nTricks won / called — {calls}")
+        else:
+            won = "  ".join(f"{self.names[s]}: {obs.tricks_won[s]}" for s in obs.active)
+            out.print(f"\nTricks won — {won}")
+            if obs.declarer is not None and obs.contract is not None:
+                out.print(f"Contract: {obs.contract} by {self.names[obs.declarer]}")
+            if obs.card_points is not None:
+                taken = "  ".join(f"{self.names[s]}: {obs.card_points[s]}" for s in obs.active)
+                partner = "unknown" if obs.partner is None else self.names[obs.partner]
+                out.print(f"Card points taken — {taken}   (partner: {partner})")
         if obs.trick.cards:
             played = ", ".join(
                 f"{self.names[s]} {styled_card(c)}"
@@ -230,14 +341,18 @@ class TerminalGame:
             out.print(f"[yellow]Deal thrown in:[/] {deal.void_reason}. Same dealer deals again.")
             return
         table = Table(title=f"Deal {entry.number} result")
-        for column in ("Seat", "Call", "Won", "Points", "Total"):
+        bid = "Call" if deal.declarer is None else "Bid"
+        for column in ("Seat", bid, "Won", "Points", "Total"):
             table.add_column(column, justify="right" if column != "Seat" else "left")
         points = deal.points or []
         for seat in range(self.match.players):
             counted = seat in entry.counting_seats
+            said = deal.calls[seat] if deal.declarer is None else None
+            if seat == deal.declarer:
+                said = deal.contract
             table.add_row(
                 self.names[seat],
-                str(deal.calls[seat]),
+                "-" if said is None else str(said),
                 str(deal.tricks[seat]),
                 str(points[seat]) if counted else f"({points[seat]})",
                 str(entry.totals[seat]),

@@ -3,6 +3,15 @@
 from callbreak.engine.deal import Action, Deal
 from callbreak.engine.errors import IllegalAction
 from callbreak.engine.match import Match
-from callbreak.engine.observation import Observation, TrickView, observe
+from callbreak.engine.observation import Observation, TrickView, observe, observe_public
 
-__all__ = ["Action", "Deal", "IllegalAction", "Match", "Observation", "TrickView", "observe"]
+__all__ = [
+    "Action",
+    "Deal",
+    "IllegalAction",
+    "Match",
+    "Observation",
+    "TrickView",
+    "observe",
+    "observe_public",
+]

@@ -1,32 +1,27 @@
-"""One deal of Call Break: misdeal → call → (declare) → play → over, or void.
+"""One deal of any game of the family: its phases in order, then over, or void.
 
 The public ``Deal`` validates every action and explains refusals; it keeps just
 enough state (masks and small lists) that random play through it stays fast.
-Phases are small method pairs (``_legal_<phase>``/``_act_<phase>``) chosen by
-the phase name, so a game with an auction, a trump choice or an exchange adds
-its own pair rather than a copy of the engine.
+The phases before the play (misdeal, call, declare, auction, discard, trump,
+partner, ...) are objects listed by the game's spec (``engine/games.py``) and
+walked by ``advance``; the card play is inlined in ``act`` because every random
+playout goes through it.  State the phases leave (calls, bids, contract, trump,
+partner) lives here, where ``observe`` reads what is public.
 """
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from callbreak.cards import (
-    _CARD_INPUT,
-    CARD_NAMES,
-    DECK_SIZE,
-    RANK_COUNT,
-    RANKS,
-    SUIT_MASKS,
-    SUITS,
-    format_hand,
-    hand_names,
-    parse_card,
-    parse_hand,
-)
+from callbreak import cards
+from callbreak.cards import DECK_SIZE, RANK_COUNT, RANKS, SUIT_MASKS
+from callbreak.decks import DECKS, REVERSED, ROOK_FREE, ROOK_SLOT, STANDARD, Deck, reverse_ranks
 from callbreak.engine.errors import IllegalAction
+from callbreak.engine.games import SPECS, Context, GameSpec, Layout, deal_round
+from callbreak.engine.phases import Phase
 from callbreak.engine.tricks import PlayRules, beats, explain_illegal, legal_mask
 from callbreak.points import Points
 from callbreak.rules import Rules
@@ -35,18 +30,32 @@ if TYPE_CHECKING:
     from callbreak.engine.observation import Observation
 
 Action = int | str | bool
-"""A call (int), a card (canonical string) or a yes/no decision (bool)."""
+"""A call or bid (int), a card, a suit, "pass" (strings) or a yes/no decision (bool)."""
 
 MISDEAL, CALL, DECLARE, PLAY, OVER, VOID = "misdeal", "call", "declare", "play", "over", "void"
+AUCTION, TRUMP, DISCARD, PARTNER = "auction", "trump", "discard", "partner"
 
-_PLAY_RULES_CACHE: dict[Rules, PlayRules] = {}
+_ENGINE_CACHE: dict[Rules, tuple[PlayRules, GameSpec, Deck, int, tuple[int, ...]]] = {}
+
+
+def _engine(rules: Rules) -> tuple[PlayRules, GameSpec, Deck, int, tuple[int, ...]]:
+    """What a deal under ``rules`` needs from them, looked up once per Rules (hashing a Rules
+    walks every option, so a new deal pays for one lookup, not one per fact)."""
+    cached = _ENGINE_CACHE.get(rules)
+    if cached is None:
+        cached = _ENGINE_CACHE[rules] = (
+            PlayRules.of(rules),
+            SPECS[rules.game],
+            DECKS[rules.shape.deck],
+            rules.hand_size,
+            tuple(range(rules.players)),
+        )
+    return cached
 
 
 def play_rules(rules: Rules) -> PlayRules:
-    cached = _PLAY_RULES_CACHE.get(rules)
-    if cached is None:
-        cached = _PLAY_RULES_CACHE[rules] = PlayRules.of(rules)
-    return cached
+    """The play options of ``rules`` for the trick machinery (trump as the game fixes it)."""
+    return _engine(rules)[0]
 
 
 def shuffled_hands(players: int, dealer: int, rng: random.Random) -> list[int]:
@@ -84,6 +93,26 @@ def _faces_mask(faces: str) -> int:
     return mask
 
 
+@functools.cache
+def _next_table(active: tuple[int, ...], n: int) -> tuple[int, ...]:
+    """For every seat of ``n``, the next active seat after it in turn."""
+    table = []
+    for seat in range(n):
+        nxt = (seat + 1) % n
+        while nxt not in active:
+            nxt = (nxt + 1) % n
+        table.append(nxt)
+    return tuple(table)
+
+
+def shuffled_deck(deck: Deck, rng: random.Random) -> list[int]:
+    """The deck's cards in a random order, top first, by the same sort on random keys as
+    ``shuffled_hands`` (which, for the 52-card deck, deals exactly this order)."""
+    draw = rng.random
+    keys = [draw() for _ in deck.cards]
+    return [deck.cards[i] for i in sorted(range(len(keys)), key=keys.__getitem__)]
+
+
 def misdeal_reason(rules: Rules, hand: int) -> str | None:
     """Why a hand qualifies for a misdeal under ``misdeal`` (None if it does not)."""
     if not hand & SUIT_MASKS[rules.trump_suit]:
@@ -103,15 +132,63 @@ class Deal:
     ...     deal.act(call)
     >>> deal.phase, deal.to_act, len(deal.legal()) > 0
     ('play', 1, True)
+
+    Other games walk their own phases through the same methods:
+
+    >>> batak = Deal(Rules.preset("batak-ihale"), seed=7, dealer=0)
+    >>> batak.phase, batak.to_act, batak.legal()[:3], batak.legal()[-1]
+    ('auction', 1, [5, 6, 7], 'pass')
     """
+
+    # Facts most games never set: class defaults, so a Call Break deal does not pay for them.
+    # A phase that sets one assigns a new value (ints, tuples, frozensets: never mutated).
+    active: tuple[int, ...] = ()
+    """Seats playing this deal, in seat order (shrinks as seats drop or sit out)."""
+    dealt_in: tuple[int, ...] = ()
+    """Seats dealt in: all but those out of the game."""
+    nest = 0
+    """The nest as dealt (Call Partner): hidden from everyone but the declarer once taken."""
+    upcard: int | None = None
+    """The face-up card (Donut: the dealer's fifth; Horsethief: the turned-up trump)."""
+    dealt_stock: tuple[int, ...] = ()
+    """The stock as dealt, top first (``stock`` shrinks as Horsethief draws): for records."""
+    passed: frozenset[int] = frozenset()
+    contract: int | None = None
+    """The winning bid (or the one being bid up during the auction)."""
+    declarer: int | None = None
+    discards = 0
+    """Cards laid away: the Call Partner nest discards, Horsethief's exchanged cards (secret)."""
+    partner_card: int | None = None
+    partner: int | None = None
+    """The partner card's holder (secret until it plays that card: see ``partner_known``)."""
+    dropped: frozenset[int] = frozenset()
+    """Seats that dropped or sat out this deal."""
+    may_drop = False
+    """Donut: whether the upcard lets players drop."""
+    chooser: int | None = None
+    """Who names trump this deal (the declarer, or Donut's dealer or highest score)."""
+    settled: str | None = None
+    """Snarples, everyone else sat out: the bidder's choice, "take" or "give"."""
+    unplayed: str | None = None
+    """Why the deal ended before its play (points are still scored), or None."""
+    thrown = 0
+    """Horsethief: cards the seat exchanging has discarded so far."""
+    exchanges: tuple[tuple[int, int], ...] | list[tuple[int, int]] = ()
+    """Horsethief: (seat, cards exchanged), public."""
+    reversed_ranks = False
+    """Donut's 6: ranks run 2 high … A low this deal (the deck is ``REVERSED``)."""
+    context = Context(())
+    """The match around the deal: scores, seats out of the game, sit-out runs."""
 
     def __init__(
         self,
         rules: Rules,
         hands: Sequence[str | Sequence[str | int]] | None = None,
         *,
+        deck: Sequence[str | int] | None = None,
         seed: int | None = None,
         dealer: int = 0,
+        context: Context | None = None,
     ) -> None:
         self.rules = rules
         self.players = n = rules.players
@@ -119,12 +196,38 @@ class Deal:
             raise ValueError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
         self.dealer = dealer
         self.seed = seed
-        if hands is None:
+        self._play_rules, self.spec, self.deck, self._hand_size, everyone = _engine(rules)
+        spec = self.spec
+        if context is not None:
+            self.context = context
+            if context.out:
+                everyone = tuple(s for s in everyone if s not in context.out)
+                if dealer in context.out:
+                    raise ValueError(f"seat {dealer} is out of the game: it cannot deal")
+        self.active = self.dealt_in = everyone
+        self._next = _next_table(everyone, n)
+        self.stock: list[int] = []
+        """Undealt cards in order, top first (out of play, or drawn from in an exchange)."""
+        if hands is not None and deck is not None:
+            raise ValueError("give the hands or the deck, not both")
+        if deck is not None:
+            self._lay_out(spec.deal(self._check_deck(deck), self._deal_order(), rules.hand_size))
+        elif hands is not None:
+            self.dealt = self._check_hands(hands)
+            if spec.deal is not deal_round:
+                raise ValueError(
+                    f"{rules.title} deals more than hands (a nest, a stock or a face-up card): "
+                    "give the whole deck with deck=[...]"
+                )
+        elif self.deck is STANDARD and n == 4 and self._hand_size == 13:
             self.dealt = shuffled_hands(n, dealer, random.Random(seed))
         else:
-            self.dealt = self._check_hands(hands)
+            order = shuffled_deck(self.deck, random.Random(seed))
+            self._lay_out(spec.deal(order, self._deal_order(), rules.hand_size))
         self.hands = list(self.dealt)
-        self._play_rules = play_rules(rules)
+        self._input = self.deck.inputs
+        self._names = cards.hand_names if self.deck is STANDARD else self.deck.hand_names
+        self._trick_size = len(self.active)
         self.calls: list[int | None] = [None] * n
         self.claims: list[tuple[int, bool]] = []
         """Misdeal decisions in the order they were taken: (seat, claimed)."""
@@ -132,9 +235,13 @@ class Deal:
         """Void declarations in order: (seat, declared)."""
         self.declared_voids: list[str] = [""] * n
         """Suit letters each seat has publicly declared void (``declare_voids``)."""
+        self.bids: list[tuple[int, int | str]] = []
+        """The auction in order: (seat, bid or "pass")."""
+        self.log: list[tuple[str, int, Action]] = []
+        """Every decision before the play, in order: (phase, seat, action as spelt in records)."""
         self.tricks = [0] * n
         self.trick: list[int] = []
-        self.leader = (dealer + 1) % n
+        self.leader = self._next[dealer]
         self._led = -1  # suit led to the trick in progress, -1 before its first card
         self._win = -1  # card winning the trick in progress
         self._win_seat = -1
@@ -144,12 +251,52 @@ class Deal:
         self.void_reason: str | None = None
         self._points: list[Points] | None = None
         self._legal: int = -1
-        self._pending: list[int] = []
+        self.pending: list[int] = []
+        """Seats still to answer a yes/no phase, in turn."""
         self.phase = ""
         self.to_act: int | None = None
-        self._start()
+        self._phase_at = -1
+        self._phase: Phase | None = None
+        self.advance()
 
     # ----------------------------------------------------------------- set-up
+    def _deal_order(self) -> list[int]:
+        """Active seats from the one after the dealer round to the dealer."""
+        seats = []
+        seat = self.dealer
+        for _ in self.active:
+            seat = self._next[seat]
+            seats.append(seat)
+        return seats
+
+    def _lay_out(self, layout: Layout) -> None:
+        hands = layout.hands + [0] * (self.players - len(layout.hands))
+        self.dealt = hands
+        self.nest = layout.nest
+        self.upcard = layout.upcard
+        self.stock = list(layout.stock)
+        self.dealt_stock = tuple(layout.stock)
+
+    def _check_deck(self, deck: Sequence[str | int]) -> list[int]:
+        order = []
+        seen = 0
+        for at, item in enumerate(deck):
+            try:
+                card = self.deck.parse(item)
+            except ValueError as error:
+                raise ValueError(f"deck card {at + 1}: {error}") from None
+            if seen >> card & 1:
+                raise ValueError(f"deck card {at + 1}: {self.deck.names[card]} is listed twice")
+            seen |= 1 << card
+            order.append(card)
+        if len(order) != self.deck.size:
+            missing = self.deck.hand_names(self.deck.full & ~seen)
+            raise ValueError(
+                f"give the whole {self.deck.size}-card deck in the order it is dealt; got "
+                f"{len(order)} cards" + (f", missing {' '.join(missing)}" if missing else "")
+            )
+        return order
+
     def _check_hands(self, hands: Sequence[str | Sequence[str | int]]) -> list[int]:
         n, size = self.players, self.rules.hand_size
         if len(hands) != n:
@@ -158,55 +305,103 @@ class Deal:
         seen = 0
         for seat, hand in enumerate(hands):
             try:
-                mask = parse_hand(hand)
+                mask = self.deck.parse_hand(hand)
             except ValueError as error:
                 raise ValueError(f"seat {seat}: {error}") from None
-            if mask.bit_count() != size:
-                raise ValueError(f"seat {seat} holds {mask.bit_count()} cards; each needs {size}")
+            want = size if seat in self.active else 0
+            if mask.bit_count() != want:
+                raise ValueError(f"seat {seat} holds {mask.bit_count()} cards; it needs {want}")
             if mask & seen:
-                dup = format_hand(mask & seen)
+                dup = " ".join(self.deck.hand_names(mask & seen))
                 raise ValueError(f"seat {seat}: {dup} already dealt to another seat")
             seen |= mask
             masks.append(mask)
         return masks
 
-    def _start(self) -> None:
-        rules = self.rules
-        order = self._turn_order()
-        if rules.misdeal_no_spade:
-            for seat in order:
-                if not self.dealt[seat] & SUIT_MASKS[rules.trump_suit]:
-                    self._void(f"seat {seat} holds no spade (misdeal_no_spade)")
-                    return
-        if rules.misdeal != "off":
-            qualifying = [s for s in order if misdeal_reason(rules, self.dealt[s])]
-            if qualifying and rules.misdeal == "auto":
-                seat = qualifying[0]
-                reason = misdeal_reason(rules, self.dealt[seat])
-                self._void(f"misdeal: seat {seat} holds {reason} (misdeal=auto)")
+    # ------------------------------------------------------------ phase walk
+    def advance(self) -> None:
+        """End the phase in progress and begin the next that applies (play ends the deal)."""
+        phases = self.spec.phases
+        while True:
+            self._phase_at += 1
+            if self._phase_at >= len(phases):
+                raise AssertionError("the play phase ends a deal; nothing comes after it")
+            phase = phases[self._phase_at]
+            self._phase, self.phase = phase, phase.name
+            if phase.begin(self) or self.phase == VOID:
                 return
-            if qualifying:
-                self._pending = qualifying
-                self.phase, self.to_act = MISDEAL, qualifying[0]
-                return
-        self.phase, self.to_act = CALL, order[0]
 
-    def _void(self, reason: str) -> None:
+    def void(self, reason: str) -> None:
+        """Throw the deal in: nobody acts and it scores nothing (the same dealer deals again)."""
         self.phase, self.to_act, self.void_reason = VOID, None, reason
-        self._pending = []
+        self.pending = []
+
+    def begin_play(self, leader: int) -> None:
+        self.phase = PLAY
+        self.to_act = self.leader = leader
+        self._legal = -1
+
+    def score_before(self, seat: int) -> Points:
+        """``seat``'s match score before this deal (the game's start without a match)."""
+        totals = self.context.totals
+        return totals[seat] if totals else Points.whole(self.rules.shape.start)
+
+    def set_active(self, seats: Sequence[int]) -> None:
+        """The seats that play the tricks (after drops and sit-outs)."""
+        self.active = tuple(seats)
+        self._next = _next_table(self.active, self.players)
+        self._trick_size = len(self.active)
+
+    def finish_unplayed(self, reason: str) -> None:
+        """End the deal before its play; the game's scorer still scores it."""
+        self.unplayed = reason
+        self._finish()
+
+    def reverse_ranks(self) -> None:
+        """Donut's 6: ranks run 2 high … A low for this deal.  Every mask moves to the
+        ``REVERSED`` deck, where a higher int is still a higher card."""
+        self.deck = REVERSED
+        self._input = REVERSED.inputs
+        self._names = REVERSED.hand_names
+        self.reversed_ranks = True
+        self.hands = [reverse_ranks(h) for h in self.hands]
+        self.dealt = [reverse_ranks(h) for h in self.dealt]
+        if self.upcard is not None:
+            self.upcard = reverse_ranks(1 << self.upcard).bit_length() - 1
+        self.stock = [reverse_ranks(1 << c).bit_length() - 1 for c in self.stock]
+        self.dealt_stock = tuple(reverse_ranks(1 << c).bit_length() - 1 for c in self.dealt_stock)
+
+    def log_action(self, phase: str, seat: int, action: Action) -> None:
+        self.log.append((phase, seat, action))
+
+    def set_trump(self, suit: int) -> None:
+        """Trump for this deal; in the Rook deck the Rook joins that colour wherever it lies."""
+        self._play_rules = self._play_rules._replace(trump=suit)
+        if self.deck.name == "rook":
+            self.deck = self.deck.with_rook_in(suit)
+            self._input = self.deck.inputs
+            self._names = self.deck.hand_names
+            placed = suit * self._play_rules.stride + ROOK_SLOT
+            free = 1 << ROOK_FREE
+
+            def place(mask: int) -> int:
+                return mask ^ free | 1 << placed if mask & free else mask
+
+            self.hands = [place(h) for h in self.hands]
+            self.dealt = [place(h) for h in self.dealt]
+            self.nest = place(self.nest)
+            self.discards = place(self.discards)
 
     # ------------------------------------------------------------- public API
     def legal(self) -> list[Any]:
-        """Legal actions for ``to_act``: ints while calling, card names while playing,
-        ``[True, False]`` for a yes/no decision, ``[]`` when the deal is over or void."""
+        """Legal actions for ``to_act``: ints while calling or bidding, card names while playing,
+        suit letters, "pass", ``[True, False]`` for a yes/no decision; ``[]`` once over or void."""
         phase = self.phase
         if phase == PLAY:
-            return hand_names(self.legal_mask())
-        if phase == CALL:
-            return list(range(self.rules.min_call, self.rules.max_call + 1))
-        if phase in (MISDEAL, DECLARE):
-            return [True, False]
-        return []
+            return self._names(self.legal_mask())
+        if self.to_act is None or self._phase is None:
+            return []
+        return self._phase.legal(self)
 
     def legal_mask(self) -> int:
         """Legal cards as a mask (0 outside the play phase)."""
@@ -226,33 +421,38 @@ class Deal:
     def act(self, action: Action) -> None:
         """Apply the action of ``to_act``; an illegal one raises IllegalAction, changing nothing."""
         if self.phase != PLAY:
-            self._act_other(action)
+            if self.to_act is None or self._phase is None:
+                raise IllegalAction(f"the deal is {self.phase}: no more actions", "phase")
+            self._phase.act(self, action)
             return
         try:
-            card = _CARD_INPUT[action]  # type: ignore[index]
+            card = self._input[action]  # type: ignore[index]
         except (KeyError, TypeError):
-            card = self._card_or_refuse(action)
+            card = self.card_or_refuse(action)
         seat = self.to_act
         assert seat is not None
-        if not self.legal_mask() >> card & 1:
+        legal = self._legal  # legal() usually came first and left the mask here
+        if legal < 0:
+            legal = self.legal_mask()
+        if not legal >> card & 1:
             self._refuse_card(card)
         # The play itself, inlined: this is the hot path of every random playout.
         self.hands[seat] ^= 1 << card
         trick = self.trick
         trick.append(card)
         self._legal = -1
-        trump = self._play_rules.trump
-        suit = card // RANK_COUNT
+        rules = self._play_rules
+        trump = rules.trump
+        suit = card // rules.stride
         if suit == trump:
             self.trump_played = True
         if self._win < 0:
             self._led = suit
             self._win, self._win_seat = card, seat
-        elif beats(card, self._win, trump):
+        elif beats(card, self._win, trump, rules.stride):
             self._win, self._win_seat = card, seat
-        n = self.players
-        if len(trick) < n:
-            self.to_act = seat + 1 if seat + 1 < n else 0
+        if len(trick) < self._trick_size:
+            self.to_act = self._next[seat]
             return
         winner = self._win_seat
         self.history.append((self.leader, tuple(trick), winner))
@@ -260,26 +460,23 @@ class Deal:
         self.trick = []
         self._led = self._win = -1
         self.leader = self.to_act = winner
-        if len(self.history) == self.rules.hand_size:
+        if len(self.history) == self._hand_size:
             self._finish()
 
-    def _act_other(self, action: Action) -> None:
-        phase = self.phase
-        if phase == CALL:
-            self._act_call(action)
-        elif phase == MISDEAL:
-            self._act_misdeal(action)
-        elif phase == DECLARE:
-            self._act_declare(action)
-        else:
-            raise IllegalAction(f"the deal is {phase}: no more actions", "phase")
+    @property
+    def partner_known(self) -> bool:
+        """Whether the partner is public: its card has been played (or the deal is over)."""
+        card = self.partner_card
+        if card is None:
+            return False
+        if self.phase in (OVER, VOID) or card in self.trick:
+            return True
+        return any(card in cards for _, cards, _ in self.history)
 
     def _finish(self) -> None:
         self.phase, self.to_act = OVER, None
-        score = self.rules.score
-        self._points = [
-            score(call or 0, won) for call, won in zip(self.calls, self.tricks, strict=True)
-        ]
+        self._phase = None
+        self._points = self.spec.scorer(self)
 
     @property
     def points(self) -> list[Points] | None:
@@ -291,6 +488,21 @@ class Deal:
     @property
     def over(self) -> bool:
         return self.phase in (OVER, VOID)
+
+    @property
+    def trump_suit(self) -> int:
+        """Trump of this deal as a suit index; -1 while not named or in a no-trump deal."""
+        return self._play_rules.trump
+
+    @property
+    def trump(self) -> str | None:
+        """Trump of this deal as a suit letter (``S``, or ``R`` in the Rook deck), or None."""
+        suit = self._play_rules.trump
+        return None if suit < 0 else self.deck.suits[suit]
+
+    @property
+    def deck_mask(self) -> int:
+        return self.deck.full
 
     @property
     def trick_number(self) -> int:
@@ -309,108 +521,59 @@ class Deal:
         other.__dict__.update(self.__dict__)
         for name in (
             "hands",
+            "dealt",
             "calls",
             "claims",
             "declared",
             "declared_voids",
+            "bids",
+            "log",
             "tricks",
             "trick",
             "history",
-            "_pending",
+            "pending",
+            "stock",
         ):
             setattr(other, name, list(getattr(self, name)))
+        other.exchanges = list(self.exchanges)
         return other
 
     def hand(self, seat: int) -> list[str]:
         """Cards ``seat`` holds now, canonical names (omniscient: not for bots or faces)."""
-        return hand_names(self.hands[seat])
+        return self.names_of(self.hands[seat])
+
+    def names_of(self, mask: int) -> list[str]:
+        """Canonical names of a mask of this deal's deck, by suit, high card first."""
+        return self._names(mask)
 
     def __repr__(self) -> str:
         return (
             f"<Deal {self.rules.name} dealer={self.dealer} phase={self.phase} to_act={self.to_act}>"
         )
 
-    # ---------------------------------------------------------------- phases
-    def _turn_order(self) -> list[int]:
-        """Seats from the one after the dealer round to the dealer."""
-        return [(self.dealer + 1 + i) % self.players for i in range(self.players)]
+    # ------------------------------------------------------ helpers for phases
+    def turn_order(self) -> list[int]:
+        """Active seats from the one after the dealer round to the dealer."""
+        return self._deal_order()
 
-    def _yes_no(self, action: Action, question: str, rule: str) -> int:
-        """Check a yes/no answer and take the seat that gave it off the pending list."""
-        if not isinstance(action, bool):
-            raise IllegalAction(
-                f"seat {self.to_act} {question}: answer True or False, not {action!r}", rule
-            )
-        return self._pending.pop(0)
+    def next_seat(self, seat: int) -> int:
+        return self._next[seat]
 
-    def _act_misdeal(self, action: Action) -> None:
-        seat = self._yes_no(action, "may claim a misdeal (True) or play on (False)", "misdeal")
-        self.claims.append((seat, bool(action)))
-        if action:
-            reason = misdeal_reason(self.rules, self.dealt[seat])
-            self._void(f"misdeal claimed by seat {seat} (holds {reason})")
-        elif self._pending:
-            self.to_act = self._pending[0]
-        else:
-            self.phase, self.to_act = CALL, (self.dealer + 1) % self.players
+    def misdeal_reason(self, seat: int) -> str | None:
+        return misdeal_reason(self.rules, self.dealt[seat])
 
-    def _act_call(self, action: Action) -> None:
-        rules = self.rules
-        call = action
-        if isinstance(call, str) and call.strip().isdigit():
-            call = int(call)
-        if (
-            not isinstance(call, int)
-            or isinstance(call, bool)
-            or not rules.min_call <= call <= rules.max_call
-        ):
-            raise IllegalAction(
-                f"{action!r} is not a call: call a whole number from {rules.min_call} "
-                f"to {rules.max_call} (min_call, max_call)",
-                "max_call" if isinstance(call, int) and call > rules.max_call else "min_call",
-            )
-        seat = self.to_act
-        assert seat is not None
-        self.calls[seat] = call
-        nxt = (seat + 1) % self.players
-        if self.calls[nxt] is None:
-            self.to_act = nxt
-            return
-        total = sum(c for c in self.calls if c is not None)
-        if rules.min_total_calls is not None and total < rules.min_total_calls:
-            self._void(f"calls total {total}, below min_total_calls={rules.min_total_calls}")
-            return
-        if rules.declare_voids:
-            self._pending = [s for s in self._turn_order() if self._void_suits(s)]
-            if self._pending:
-                self.phase, self.to_act = DECLARE, self._pending[0]
-                return
-        self._begin_play()
-
-    def _void_suits(self, seat: int) -> str:
+    def void_suits(self, seat: int) -> str:
         hand = self.hands[seat]
-        return "".join(SUITS[s] for s in range(4) if not hand & SUIT_MASKS[s])
+        masks = self._play_rules.suit_masks
+        return "".join(self.deck.suits[s] for s in range(len(masks)) if not hand & masks[s])
 
-    def _act_declare(self, action: Action) -> None:
-        seat = self._yes_no(action, "may declare its void suits", "declare_voids")
-        self.declared.append((seat, bool(action)))
-        if action:
-            self.declared_voids[seat] = self._void_suits(seat)
-        if self._pending:
-            self.to_act = self._pending[0]
-        else:
-            self._begin_play()
-
-    def _begin_play(self) -> None:
-        self.phase = PLAY
-        self.to_act = self.leader = (self.dealer + 1) % self.players
-        self._legal = -1
-
-    def _card_or_refuse(self, action: Action) -> int:
+    def card_or_refuse(self, action: Action) -> int:
+        """The card an action names, or IllegalAction saying how cards are written."""
         if isinstance(action, bool) or not isinstance(action, (int, str)):
-            raise IllegalAction(f"{action!r} is not a card: play a card such as AS or TD", "card")
+            example = "1R or 14G" if self.deck.name == "rook" else "AS or TD"
+            raise IllegalAction(f"{action!r} is not a card: play a card such as {example}", "card")
         try:
-            return parse_card(action)
+            return self.deck.parse(action)
         except ValueError as error:
             raise IllegalAction(str(error), "card") from None
 
@@ -422,5 +585,6 @@ class Deal:
             not self.history,
             self.trump_played,
             card,
+            self.deck,
         )
-        raise IllegalAction(f"{CARD_NAMES[card]} is not allowed: {message}", rule)
+        raise IllegalAction(f"{self.deck.names[card]} is not allowed: {message}", rule)

@@ -13,9 +13,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from callbreak.cards import CARD_NAMES, DECK_SIZE, RANK_COUNT
+from callbreak.decks import DECKS, STANDARD, Deck
 from callbreak.engine.deal import OVER, VOID, Action, Deal
-from callbreak.engine.observation import Observation, observe
+from callbreak.engine.games import SPECS, Context
+from callbreak.engine.observation import Observation, observe, observe_public
 from callbreak.points import Points
 from callbreak.rules import Rules
 
@@ -45,16 +46,19 @@ class DealEntry:
     totals: tuple[Points, ...]
 
 
-def draw_first_dealer(method: str, players: int, rng: random.Random) -> DealerDraw:
-    """Pick the first dealer by ``first_dealer``: at random, or by drawing cards (ties redraw)."""
+def draw_first_dealer(
+    method: str, players: int, rng: random.Random, deck: Deck = STANDARD
+) -> DealerDraw:
+    """Pick the first dealer by ``first_dealer``: at random, or by drawing cards from the
+    game's own deck (ties redraw; the Rook, in no colour yet, draws lowest)."""
     if method == "random":
         return DealerDraw(method, rng.randrange(players))
     seats = list(range(players))
     rounds = []
     while True:
-        cards = rng.sample(range(DECK_SIZE), len(seats))
-        rounds.append(tuple((s, CARD_NAMES[c]) for s, c in zip(seats, cards, strict=True)))
-        ranks = [c % RANK_COUNT for c in cards]
+        cards = rng.sample(deck.cards, len(seats))
+        rounds.append(tuple((s, deck.names[c]) for s, c in zip(seats, cards, strict=True)))
+        ranks = [c % deck.stride for c in cards]
         target = min(ranks) if method == "draw_low" else max(ranks)
         seats = [s for s, r in zip(seats, ranks, strict=True) if r == target]
         if len(seats) == 1:
@@ -66,6 +70,9 @@ class Match:
 
     ``hands`` (optional) gives the hands of successive deals in order, void
     deals included, instead of shuffling: replays and duplicate arenas use it.
+    ``decks`` does the same with whole decks in dealing order (every game; the
+    only way for games that deal a nest, a stock or a face-up card).  Once
+    either runs out, the match shuffles from its seed.
 
     >>> match = Match(Rules.preset("callbreak"), seed=7)
     >>> import random
@@ -83,7 +90,10 @@ class Match:
         *,
         dealer: int | None = None,
         hands: Iterable[Hands] | None = None,
+        decks: Iterable[Sequence[str | int]] | None = None,
     ) -> None:
+        if hands is not None and decks is not None:
+            raise ValueError("give the hands or the decks of the deals, not both")
         self.rules = rules
         self.players = rules.players
         if seed is None:
@@ -92,16 +102,24 @@ class Match:
         """The match's seed (drawn at random when none is given, so every record reproduces)."""
         self._rng = random.Random(seed)
         if dealer is None:
-            self.dealer_draw = draw_first_dealer(rules.first_dealer, self.players, self._rng)
+            self.dealer_draw = draw_first_dealer(
+                rules.first_dealer, self.players, self._rng, DECKS[rules.shape.deck]
+            )
         else:
             self.dealer_draw = DealerDraw("given", dealer)
         self._hands: Iterator[Hands] | None = None if hands is None else iter(hands)
+        self._decks: Iterator[Sequence[str | int]] | None = None if decks is None else iter(decks)
         self.entries: list[DealEntry] = []
-        self.totals: list[Points] = [Points(0)] * self.players
+        self.totals: list[Points] = [Points.whole(rules.shape.start)] * self.players
         self.winners: list[int] = []
         self.over = False
         self.counting_seats: tuple[int, ...] = tuple(range(self.players))
         self.tie_break = False
+        self.out: set[int] = set()
+        """Seats out of the game (Snarples at 33 or more): no longer dealt in."""
+        self.sat_out = [0] * self.players
+        """Deals in a row each seat has sat out (Snarples may not sit out a third)."""
+        self._spec = SPECS[rules.game]
         self.deal: Deal = self._new_deal(self.dealer_draw.dealer)
         if self.deal.over:  # thrown in as dealt (misdeal=auto, misdeal_no_spade)
             self._settle()
@@ -146,6 +164,11 @@ class Match:
         counting = list(self.counting_seats) if self.tie_break else None
         return observe(self.deal, seat, list(self.totals), self.deal_number, counting)
 
+    def public_observation(self) -> Observation:
+        """What a spectator may know: everything public, no hand (``seat`` is -1)."""
+        counting = list(self.counting_seats) if self.tie_break else None
+        return observe_public(self.deal, list(self.totals), self.deal_number, counting)
+
     def finish(self) -> None:
         """End an open-ended match before the current deal has started (``match_end = open``).
 
@@ -156,7 +179,7 @@ class Match:
             return
         if self.tie_break:
             raise ValueError("a tie-break deal is under way: it decides the match")
-        if self.deal.claims or any(c is not None for c in self.deal.calls):
+        if self.deal.log:
             raise ValueError("finish the match between deals, before anyone has acted in a deal")
         scored = self.scored_deals
         if not scored:
@@ -174,14 +197,25 @@ class Match:
         """
         return random.Random(f"callbreak-deal/{self.seed}/{index}").getrandbits(63)
 
+    def context(self) -> Context | None:
+        """What the next deal is told of the match (None for games whose deals need nothing)."""
+        if not self._spec.needs_context:
+            return None
+        return Context(tuple(self.totals), frozenset(self.out), tuple(self.sat_out))
+
     def _new_deal(self, dealer: int) -> Deal:
         self._deal_seed: int | None = None
+        context = self.context()
         if self._hands is not None:
             hands = next(self._hands, None)
             if hands is not None:
-                return Deal(self.rules, hands, dealer=dealer)
+                return Deal(self.rules, hands, dealer=dealer, context=context)
+        if self._decks is not None:
+            deck = next(self._decks, None)
+            if deck is not None:
+                return Deal(self.rules, deck=deck, dealer=dealer, context=context)
         self._deal_seed = self.deal_seed(len(self.entries))
-        return Deal(self.rules, seed=self._deal_seed, dealer=dealer)
+        return Deal(self.rules, seed=self._deal_seed, dealer=dealer, context=context)
 
     def _settle(self) -> None:
         while self._settle_one():
@@ -199,7 +233,8 @@ class Match:
             for seat in self.counting_seats:
                 self.totals[seat] += points[seat]
             number = len(self.scored_deals) + 1
-            next_dealer = (deal.dealer + 1) % self.players
+            self._after_deal(deal)
+            next_dealer = self._next_dealer(deal.dealer)
         self.entries.append(
             DealEntry(
                 deal,
@@ -217,8 +252,35 @@ class Match:
         self.deal = self._new_deal(next_dealer)
         return self.deal.over
 
+    def _after_deal(self, deal: Deal) -> None:
+        """Sit-out runs and seats out of the game, from a scored deal."""
+        for seat in deal.dealt_in:
+            self.sat_out[seat] = self.sat_out[seat] + 1 if seat in deal.dropped else 0
+        out_at = self.rules.shape.out_at
+        if out_at is not None:
+            limit = Points.whole(out_at)
+            self.out |= {s for s in range(self.players) if self.totals[s] >= limit}
+
+    def _next_dealer(self, dealer: int) -> int:
+        """The next seat still in the game after ``dealer``."""
+        seat = (dealer + 1) % self.players
+        while seat in self.out and len(self.out) < self.players:
+            seat = (seat + 1) % self.players
+        return seat
+
     def _check_end(self) -> None:
         rules = self.rules
+        shape = rules.shape
+        instant = self._spec.wins_at_once
+        winner = None if instant is None else instant(self.deal)
+        if winner is not None:
+            self.winners, self.over = [winner], True
+            return
+        if shape.ends_at_zero:
+            in_game = [s for s in range(self.players) if s not in self.out]
+            if any(self.totals[s] <= 0 for s in in_game) or len(in_game) <= 1:
+                self._decide(list(range(self.players)))
+            return
         if self.tie_break:
             self._decide(list(self.counting_seats))
         elif rules.match_end == "deals":
@@ -230,7 +292,8 @@ class Match:
                 self._decide(list(range(self.players)))
 
     def _decide(self, seats: list[int]) -> None:
-        best = max(self.totals[s] for s in seats)
+        pick = min if self.rules.shape.lowest_wins else max
+        best = pick(self.totals[s] for s in seats)
         top = [s for s in seats if self.totals[s] == best]
         if len(top) == 1 or self.rules.tie_break == "shared":
             self.winners, self.over = top, True

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from callbreak.cards import CARD_NAMES, hand_names
+from callbreak.engine.games import points_taken
 from callbreak.points import Points
 from callbreak.rules import Rules
 
@@ -25,10 +25,16 @@ class TrickView:
     leader: int
     cards: tuple[str, ...]
     winner: int | None  # None while the trick is in progress
+    active: tuple[int, ...] = ()
+    """The seats playing this deal when some sit out; empty when everyone plays."""
 
     def seats(self, players: int) -> tuple[int, ...]:
         """Seat that played each card, in play order."""
-        return tuple((self.leader + i) % players for i in range(len(self.cards)))
+        if not self.active:
+            return tuple((self.leader + i) % players for i in range(len(self.cards)))
+        at = self.active.index(self.leader)
+        order = self.active[at:] + self.active[:at]
+        return order[: len(self.cards)]
 
 
 @dataclass(frozen=True)
@@ -62,6 +68,42 @@ class Observation:
     """1-based number of this deal in its match (None outside a match)."""
     counting_seats: tuple[int, ...] | None = None
     """In a tie-break deal, the seats whose points count; None otherwise."""
+    game: str = "callbreak"
+    trump: str | None = "S"
+    """Trump of this deal as a letter (``S``; Rook colours ``R Y G B``), None if none yet."""
+    bids: tuple[tuple[int, int | str], ...] = ()
+    """The auction so far: (seat, bid or "pass")."""
+    contract: int | None = None
+    declarer: int | None = None
+    active: tuple[int, ...] = ()
+    """Seats playing this deal, in seat order."""
+    upcard: str | None = None
+    partner_card: str | None = None
+    """The card the declarer called (Call Partner): public once called."""
+    partner: int | None = None
+    """Its holder: known to everyone once the card is played, and to the holder itself."""
+    nest: tuple[str, ...] | None = None
+    """The nest as dealt: only the declarer's observation has it, once it has taken it."""
+    discards: tuple[str, ...] | None = None
+    """The declarer's own discards: only in its own observation."""
+    card_points: tuple[int, ...] | None = None
+    """Call Partner: card points each seat has taken in tricks so far."""
+    dealt_in: tuple[int, ...] = ()
+    """Seats dealt in this deal (Snarples: all but those out of the game)."""
+    dropped: tuple[int, ...] = ()
+    """Seats that dropped or sat out this deal."""
+    chooser: int | None = None
+    """Who names (or named) trump this deal."""
+    exchanges: tuple[tuple[int, int], ...] = ()
+    """Horsethief: (seat, cards exchanged) so far."""
+    reversed_ranks: bool = False
+    """Donut's 6: ranks run 2 high … A low this deal."""
+    settled: str | None = None
+    """Snarples, all others sat out: the bidder's "take" or "give"."""
+    unplayed: str | None = None
+    """Why the deal ended before its play, if it did."""
+    stock_size: int = 0
+    """Cards left in the stock (Horsethief draws from it); never which."""
 
     @property
     def my_turn(self) -> bool:
@@ -100,6 +142,26 @@ class Observation:
             "totals": pts(self.totals),
             "deal_number": self.deal_number,
             "counting_seats": None if self.counting_seats is None else list(self.counting_seats),
+            "game": self.game,
+            "trump": self.trump,
+            "bids": [list(b) for b in self.bids],
+            "contract": self.contract,
+            "declarer": self.declarer,
+            "active": list(self.active),
+            "upcard": self.upcard,
+            "partner_card": self.partner_card,
+            "partner": self.partner,
+            "nest": None if self.nest is None else list(self.nest),
+            "discards": None if self.discards is None else list(self.discards),
+            "card_points": None if self.card_points is None else list(self.card_points),
+            "dealt_in": list(self.dealt_in),
+            "dropped": list(self.dropped),
+            "chooser": self.chooser,
+            "exchanges": [list(e) for e in self.exchanges],
+            "reversed_ranks": self.reversed_ranks,
+            "settled": self.settled,
+            "unplayed": self.unplayed,
+            "stock_size": self.stock_size,
         }
 
 
@@ -110,19 +172,49 @@ def observe(
     deal_number: int | None = None,
     counting_seats: list[int] | None = None,
 ) -> Observation:
-    """``seat``'s observation of ``deal``: its own hand and everything public, nothing else."""
+    """``seat``'s observation of ``deal``: its own hand and everything public, nothing else.
+
+    ``seat=None`` is not allowed here; a spectator's view is ``observe_public``, built
+    without any private piece rather than by deleting them afterwards.
+    """
     if not 0 <= seat < deal.players:
         raise ValueError(f"seat must be from 0 to {deal.players - 1}, not {seat!r}")
-    played = 0
-    history = []
-    for leader, cards, winner in deal.history:
-        for card in cards:
-            played |= 1 << card
-        history.append(TrickView(leader, tuple(CARD_NAMES[c] for c in cards), winner))
+    return _build(deal, seat, totals, deal_number, counting_seats)
+
+
+def observe_public(
+    deal: Deal,
+    totals: list[Points] | None = None,
+    deal_number: int | None = None,
+    counting_seats: list[int] | None = None,
+) -> Observation:
+    """What a spectator sees: everything public and no hand (``seat`` is -1, ``hand`` empty)."""
+    return _build(deal, -1, totals, deal_number, counting_seats)
+
+
+def _build(
+    deal: Deal,
+    seat: int,
+    totals: list[Points] | None,
+    deal_number: int | None,
+    counting_seats: list[int] | None,
+) -> Observation:
+    names = deal.deck.names
+    history, played = _past_tricks(deal)
+    every = _every(deal)
     for card in deal.trick:
         played |= 1 << card
     points = deal.points
-    # Calls are made in turn, so a seat sees only calls already made; all are public.
+    hand = deal.hands[seat] if seat >= 0 else 0
+    declarer = deal.declarer
+    # The nest is the declarer's alone, and only once it has taken it into its hand.
+    taken = seat >= 0 and seat == declarer and deal.nest and deal.phase != "auction"
+    partner_card = deal.partner_card
+    partner = None
+    if partner_card is not None and (deal.partner_known or deal.partner == seat):
+        partner = deal.partner
+    rook = deal.deck.name == "rook"
+    # Calls and bids are made in turn, so a seat sees only those already made; all are public.
     return Observation(
         seat=seat,
         players=deal.players,
@@ -130,19 +222,85 @@ def observe(
         dealer=deal.dealer,
         phase=deal.phase,
         to_act=deal.to_act,
-        hand=tuple(hand_names(deal.hands[seat])),
-        hand_mask=deal.hands[seat],
-        legal=tuple(deal.legal()) if deal.to_act == seat else (),
+        hand=tuple(deal.names_of(hand)),
+        hand_mask=hand,
+        legal=tuple(deal.legal()) if seat >= 0 and deal.to_act == seat else (),
         calls=tuple(deal.calls),
         misdeal_claims=tuple(deal.claims),
         declared_voids=tuple(deal.declared_voids),
         tricks_won=tuple(deal.tricks),
         history=tuple(history),
-        trick=TrickView(deal.leader, tuple(CARD_NAMES[c] for c in deal.trick), None),
+        trick=TrickView(deal.leader, tuple(names[c] for c in deal.trick), None, every),
         played_mask=played,
         points=None if points is None else tuple(points),
         void_reason=deal.void_reason,
         totals=None if totals is None else tuple(totals),
         deal_number=deal_number,
         counting_seats=None if counting_seats is None else tuple(counting_seats),
+        game=deal.rules.game,
+        trump=deal.trump,
+        bids=tuple(deal.bids),
+        contract=deal.contract,
+        declarer=declarer,
+        active=deal.active,
+        upcard=None if deal.upcard is None else names[deal.upcard],
+        partner_card=None if partner_card is None else names[partner_card],
+        partner=partner,
+        nest=tuple(deal.names_of(deal.nest)) if taken else None,
+        discards=(
+            tuple(deal.names_of(deal.discards))
+            if taken
+            else _own_exchange(deal, seat)
+            if deal.exchanges
+            else None
+        ),
+        card_points=tuple(points_taken(deal)) if rook else None,
+        dealt_in=deal.dealt_in,
+        dropped=tuple(sorted(deal.dropped)),
+        chooser=deal.chooser,
+        exchanges=tuple(deal.exchanges),
+        reversed_ranks=deal.reversed_ranks,
+        settled=deal.settled,
+        unplayed=deal.unplayed,
+        stock_size=len(deal.stock),
     )
+
+
+def _every(deal: Deal) -> tuple[int, ...]:
+    """The seats a trick goes round when some sit out (empty: all play)."""
+    return deal.active if len(deal.active) < deal.players else ()
+
+
+def _past_tricks(deal: Deal) -> tuple[tuple[TrickView, ...], int]:
+    """The completed tricks as views, and the mask of their cards.
+
+    Kept on the deal and extended as tricks complete, so that the observations of
+    every seat after every card do not rebuild the whole history each time.  The
+    cache is an immutable tuple replaced, never mutated, so a ``Deal.copy()``
+    that shares it cannot see the other's later tricks.
+    """
+    history = deal.history
+    cached: tuple[tuple[TrickView, ...], int] = deal.__dict__.get("_views", ((), 0))
+    views, played = cached
+    if len(views) == len(history):
+        return cached
+    names = deal.deck.names
+    every = _every(deal)
+    more = []
+    for leader, cards, winner in history[len(views) :]:
+        for card in cards:
+            played |= 1 << card
+        more.append(TrickView(leader, tuple(names[c] for c in cards), winner, every))
+    cached = (views + tuple(more), played)
+    deal.__dict__["_views"] = cached
+    return cached
+
+
+def _own_exchange(deal: Deal, seat: int) -> tuple[str, ...] | None:
+    """The cards ``seat`` itself threw in an exchange (Horsethief): a person remembers them."""
+    thrown = tuple(
+        str(action)
+        for phase, who, action in deal.log
+        if phase == "exchange" and who == seat and action != "done"
+    )
+    return thrown or None

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from callbreak.cards import CARD_NAMES, RANK_COUNT, SUIT_MASKS, SUIT_NAMES, hand_names
+from callbreak.cards import RANK_COUNT, SUIT_MASKS
+from callbreak.decks import DECKS, STANDARD, Deck
 from callbreak.rules import Rules
 
 NEVER, WINNING, ALWAYS = 0, 1, 2
@@ -26,32 +27,51 @@ class PlayRules(NamedTuple):
     no_waste_trump: bool
     no_trump_lead_first_trick: bool
     trump_broken_to_lead: bool
+    stride: int = RANK_COUNT
+    """Card ints per suit in the deck (13 standard, 16 Rook): card // stride is its suit."""
+    suit_masks: tuple[int, ...] = SUIT_MASKS
 
     @classmethod
     def of(cls, rules: Rules) -> PlayRules:
+        """The play options of ``rules``; a game that decides trump per deal starts with none
+        (``trump`` -1) and the deal puts its trump in with ``_replace(trump=...)``.
+
+        An option the game does not have plays as plain "follow suit, else any card" (Call
+        Partner, RULES.md §8): the defaults of the other games must not leak into it.
+        """
+        deck = DECKS[rules.shape.deck]
+        own = rules.shape.options
+
+        def option(name: str, plain: object) -> object:
+            return getattr(rules, name) if name in own else plain
+
         return cls(
             trump=rules.trump_suit,
-            must_overtake=rules.must_overtake,
-            must_trump=_MUST_TRUMP[rules.must_trump],
-            no_waste_trump=rules.no_waste_trump,
-            no_trump_lead_first_trick=rules.no_spade_lead_first_trick,
-            trump_broken_to_lead=rules.spades_broken,
+            must_overtake=bool(option("must_overtake", False)),
+            must_trump=_MUST_TRUMP[str(option("must_trump", "never"))],
+            no_waste_trump=bool(option("no_waste_trump", False)),
+            no_trump_lead_first_trick=bool(option("no_spade_lead_first_trick", False)),
+            trump_broken_to_lead=bool(option("spades_broken", False)),
+            stride=deck.stride,
+            suit_masks=deck.suit_masks,
         )
 
 
-def trick_winner_offset(trick: list[int] | tuple[int, ...], trump: int) -> int:
+def trick_winner_offset(
+    trick: list[int] | tuple[int, ...], trump: int, stride: int = RANK_COUNT
+) -> int:
     """Index in ``trick`` of the winning card: the highest trump, else the highest led card."""
     best_at = 0
     for at in range(1, len(trick)):
-        if beats(trick[at], trick[best_at], trump):
+        if beats(trick[at], trick[best_at], trump, stride):
             best_at = at
     return best_at
 
 
-def beats(card: int, win: int, trump: int) -> bool:
+def beats(card: int, win: int, trump: int, stride: int = RANK_COUNT) -> bool:
     """Whether ``card`` takes the trick from the card now winning it."""
-    suit = card // RANK_COUNT
-    win_suit = win // RANK_COUNT
+    suit = card // stride
+    win_suit = win // stride
     return (suit == win_suit and card > win) or (suit == trump and win_suit != trump)
 
 
@@ -70,12 +90,12 @@ def legal_mask(
             (rules.trump_broken_to_lead and not trump_played)
             or (rules.no_trump_lead_first_trick and first_trick)
         ):
-            others = hand & ~SUIT_MASKS[trump]
+            others = hand & ~rules.suit_masks[trump]
             if others:
                 return others
         return hand
-    follow = hand & SUIT_MASKS[led]
-    win_suit = win // RANK_COUNT
+    follow = hand & rules.suit_masks[led]
+    win_suit = win // rules.stride
     if follow:
         if rules.must_overtake and win_suit == led:
             higher = follow & ~((2 << win) - 1)
@@ -85,7 +105,7 @@ def legal_mask(
     if trump < 0 or rules.must_trump == NEVER:
         allowed = hand
     else:
-        trumps = hand & SUIT_MASKS[trump]
+        trumps = hand & rules.suit_masks[trump]
         if not trumps:
             allowed = hand
         else:
@@ -97,29 +117,36 @@ def legal_mask(
             else:
                 allowed = hand
     if rules.no_waste_trump and win_suit == trump:
-        low = allowed & SUIT_MASKS[trump] & ((1 << win) - 1)
+        low = allowed & rules.suit_masks[trump] & ((1 << win) - 1)
         if low and allowed & ~low:
             allowed &= ~low
     return allowed
 
 
-def _names(mask: int) -> str:
-    return ", ".join(hand_names(mask))
-
-
 def explain_illegal(
-    rules: PlayRules, hand: int, trick: list[int], first_trick: bool, trump_played: bool, card: int
+    rules: PlayRules,
+    hand: int,
+    trick: list[int],
+    first_trick: bool,
+    trump_played: bool,
+    card: int,
+    deck: Deck = STANDARD,
 ) -> tuple[str, str]:
     """Why ``card`` may not be played here: ``(rule, message)``; the rule is an option name
     (``must_overtake``, ``must_trump``, ...) or ``hold_card`` / ``follow_suit``."""
-    name = CARD_NAMES[card]
-    led = trick[0] // RANK_COUNT if trick else -1
-    winner = trick[trick_winner_offset(trick, rules.trump)] if trick else -1
+    names, suit_names, masks, stride = deck.names, deck.suit_names, rules.suit_masks, rules.stride
+
+    def _names(mask: int) -> str:
+        return ", ".join(deck.hand_names(mask))
+
+    name = names[card]
+    led = trick[0] // stride if trick else -1
+    winner = trick[trick_winner_offset(trick, rules.trump, rules.stride)] if trick else -1
     allowed = legal_mask(rules, hand, led, winner, first_trick, trump_played)
     if not hand >> card & 1:
         return "hold_card", f"you do not hold the {name}; your cards: {_names(hand)}"
     trump = rules.trump
-    trump_name = SUIT_NAMES[trump] if trump >= 0 else ""
+    trump_name = suit_names[trump] if trump >= 0 else ""
     if not trick:
         if rules.no_trump_lead_first_trick and first_trick:
             return (
@@ -132,29 +159,29 @@ def explain_illegal(
             f"{trump_name} are not broken yet: no {trump_name[:-1]} has been played, so lead "
             f"another suit (spades_broken); lead one of {_names(allowed)}",
         )
-    led_name = SUIT_NAMES[led]
-    if hand & SUIT_MASKS[led]:
-        if card // RANK_COUNT != led:
+    led_name = suit_names[led]
+    if hand & masks[led]:
+        if card // stride != led:
             return "follow_suit", f"you must follow suit with {led_name}: {_names(allowed)}"
         return (
             "must_overtake",
-            f"you must beat the {CARD_NAMES[winner]} with a higher {led_name[:-1]} "
+            f"you must beat the {names[winner]} with a higher {led_name[:-1]} "
             f"(must_overtake): {_names(allowed)}",
         )
-    trumps = hand & SUIT_MASKS[trump] if trump >= 0 else 0
-    trumped = winner // RANK_COUNT == trump and led != trump
-    if rules.no_waste_trump and trumped and card // RANK_COUNT == trump and card < winner:
-        legal_without_waste = allowed & ~(SUIT_MASKS[trump] & ((1 << winner) - 1))
+    trumps = hand & masks[trump] if trump >= 0 else 0
+    trumped = winner // stride == trump and led != trump
+    if rules.no_waste_trump and trumped and card // stride == trump and card < winner:
+        legal_without_waste = allowed & ~(masks[trump] & ((1 << winner) - 1))
         if legal_without_waste == allowed:
             return (
                 "no_waste_trump",
-                f"you may not play a {trump_name[:-1]} lower than the {CARD_NAMES[winner]} while "
+                f"you may not play a {trump_name[:-1]} lower than the {names[winner]} while "
                 f"you hold other cards (no_waste_trump): {_names(allowed)}",
             )
     if allowed & trumps == allowed:
         what = (
-            f"a {trump_name[:-1]} that beats the {CARD_NAMES[winner]}"
-            if winner // RANK_COUNT == trump and allowed & ~((2 << winner) - 1) == allowed
+            f"a {trump_name[:-1]} that beats the {names[winner]}"
+            if winner // stride == trump and allowed & ~((2 << winner) - 1) == allowed
             else f"a {trump_name[:-1]}"
         )
         mode = "always" if rules.must_trump == ALWAYS else "winning"
@@ -164,6 +191,6 @@ def explain_illegal(
             f"{_names(allowed)}",
         )
     return "no_waste_trump", (
-        f"you may not play a {trump_name[:-1]} lower than the {CARD_NAMES[winner]} while you hold "
+        f"you may not play a {trump_name[:-1]} lower than the {names[winner]} while you hold "
         f"other cards (no_waste_trump): {_names(allowed)}"
     )

@@ -1,14 +1,18 @@
 """The game record: one JSON document per match, written from a ``Match`` and read back.
 
 A record holds everything needed to re-play a match through the engine and
-check it (see ``callbreak.record.replay``): the rules with every option, the
-hands as dealt, every decision in order and what the engine made of them
-(trick winners, points, running totals).  The derived parts are redundant on
-purpose: they let a reader use a record without an engine, and they let the
+check it (see ``callbreak.record.replay``): the rules with every option, each
+deal's layout as dealt (hands, nest, face-up card, stock) and every decision
+in order, by seat and phase.  What the engine made of them (bids, contract,
+trump, tricks, points, running totals) is written too, redundantly and on
+purpose: it lets a reader use a record without an engine, and it lets the
 replay catch a record that was edited or written by a different rule set.
 
 The format is documented field by field in ``docs/record-format.md``; bump
 ``FORMAT`` whenever a reader of the old version could misread the new one.
+Records of the previous version (``FORMAT_V1``, Call Break games only) are
+still read: ``upgrade`` converts them, and ``loads``/``read_records`` do so
+on reading, so the rest of the program only ever sees the current version.
 
 >>> import random
 >>> from callbreak import Match, Rules
@@ -18,7 +22,9 @@ The format is documented field by field in ``docs/record-format.md``; bump
 ...     match.act(rng.choice(match.legal()))
 >>> record = match_record(match)
 >>> record["format"], len(record["seats"]), record["result"]["complete"]
-('callbreak-record/1', 4, False)
+('callbreak-record/2', 4, False)
+>>> record["deals"][0]["actions"][0]["phase"] in ("misdeal", "call")
+True
 >>> loads(dumps(record)) == record
 True
 """
@@ -31,13 +37,18 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from callbreak.cards import CARD_NAMES, hand_names
-from callbreak.engine.deal import VOID, Deal
+from callbreak.engine.deal import PLAY, VOID, Deal
 from callbreak.engine.match import Match
 from callbreak.points import Points
 
-FORMAT = "callbreak-record/1"
+FORMAT = "callbreak-record/2"
 """The value of every record's ``"format"`` field: the format's name and major version."""
+
+FORMAT_V1 = "callbreak-record/1"
+"""The previous version (Call Break games only): read and converted by ``upgrade``."""
+
+READABLE = (FORMAT, FORMAT_V1)
+"""Every version this code reads."""
 
 Record = dict[str, Any]
 """A record as plain JSON data (dicts, lists, str, int, float, bool, None)."""
@@ -107,6 +118,24 @@ def match_record(
     }
 
 
+def deal_actions(deal: Deal) -> list[Record]:
+    """Every decision of ``deal`` in order as ``{"phase", "seat", "action"}``: the decisions
+    before the play as the engine logged them, then each card played, seat by seat."""
+    actions: list[Record] = [
+        {"phase": phase, "seat": seat, "action": action} for phase, seat, action in deal.log
+    ]
+    names = deal.deck.names
+    played = [(leader, cards) for leader, cards, _ in deal.history]
+    if deal.trick:
+        played.append((deal.leader, tuple(deal.trick)))
+    for leader, cards in played:
+        seat = leader
+        for card in cards:
+            actions.append({"phase": PLAY, "seat": seat, "action": names[card]})
+            seat = deal.next_seat(seat)
+    return actions
+
+
 def _deal_record(
     deal: Deal,
     number: int,
@@ -114,27 +143,65 @@ def _deal_record(
     counting_seats: Sequence[int],
     totals: Sequence[Points] | None,
 ) -> Record:
+    names = deal.deck.names
     tricks: list[Record] = [
-        {"leader": leader, "cards": [CARD_NAMES[c] for c in cards], "winner": winner}
+        {"leader": leader, "cards": [names[c] for c in cards], "winner": winner}
         for leader, cards, winner in deal.history
     ]
     if deal.trick:
-        tricks.append({"leader": deal.leader, "cards": [CARD_NAMES[c] for c in deal.trick]})
+        tricks.append({"leader": deal.leader, "cards": [names[c] for c in deal.trick]})
     points = deal.points if deal.over else None
     return {
         "number": number,
         "dealer": deal.dealer,
         "seed": deal.seed,
-        "hands": [hand_names(mask) for mask in deal.dealt],
+        "dealt_in": list(deal.dealt_in),
+        "active": list(deal.active),
+        "hands": [deal.names_of(mask) for mask in deal.dealt],
+        "nest": deal.names_of(deal.nest),
+        "upcard": None if deal.upcard is None else names[deal.upcard],
+        "stock": [names[card] for card in deal.dealt_stock],
+        "actions": deal_actions(deal),
         "misdeal_claims": [{"seat": seat, "claim": claim} for seat, claim in deal.claims],
-        "declarations": [{"seat": seat, "declared": said} for seat, said in deal.declared],
         "calls": list(deal.calls),
+        "declarations": [{"seat": seat, "declared": said} for seat, said in deal.declared],
+        "bids": [{"seat": seat, "bid": bid} for seat, bid in deal.bids],
+        "contract": deal.contract,
+        "declarer": deal.declarer,
+        "discards": deal.names_of(deal.discards),
+        "trump": deal.trump,
+        "partner_card": None if deal.partner_card is None else names[deal.partner_card],
+        "partner": deal.partner,
+        "dropped": sorted(deal.dropped),
+        "exchanges": [{"seat": seat, "cards": count} for seat, count in deal.exchanges],
+        "reversed_ranks": deal.reversed_ranks,
+        "settled": deal.settled,
+        "context": deal_context(deal),
         "tricks": tricks,
+        "unplayed": deal.unplayed,
         "void": deal.void_reason,
         "tie_break": tie_break,
         "counting_seats": list(counting_seats),
         "points": None if points is None else [p.json() for p in points],
         "totals": None if totals is None else [t.json() for t in totals],
+    }
+
+
+def deal_context(deal: Deal) -> Record | None:
+    """What the match told ``deal`` (``engine.games.Context``), for games whose deals read it
+    (Snarples, Donut): ``None`` for the others.  A deal built without a match has empty lists.
+
+    It is written although the replay could work it out, because it is what the deal's own
+    rules turned on (who may sit out, who names trump, who is dealt in, who pays for sitting
+    out): a reader of one deal sees why it went as it did without replaying the match.
+    """
+    if not deal.spec.needs_context:
+        return None
+    context = deal.context
+    return {
+        "scores": [total.json() for total in context.totals],
+        "out": sorted(context.out),
+        "sat_out": list(context.sat_out),
     }
 
 
@@ -158,13 +225,111 @@ def _seats(seats: Sequence[SeatSpec] | None, players: int) -> list[dict[str, str
     return out
 
 
+# ------------------------------------------------------- version 1 → version 2
+def upgrade(record: Record) -> Record:
+    """``record`` in the current version: a version-1 record is converted, a current one is
+    returned as it is.
+
+    Version 1 recorded only Call Break games, whose deals are four hands of
+    thirteen with spades trump and no auction, so every version-2 field follows
+    from it: the actions are the misdeal decisions, the calls in turn from the
+    seat after the dealer, the void declarations and the cards of each trick
+    from its leader.  Nothing is judged here (a call out of turn or an illegal
+    card converts as recorded); ``replay`` finds and names such faults.  Only a
+    deal too malformed to convert is an error, named by its place in the list.
+    """
+    if record.get("format") != FORMAT_V1:
+        return record
+    deals = record.get("deals")
+    if not isinstance(deals, list):
+        raise RecordError(f"deals: deals must be a list, not {deals!r}")
+    out = {key: value for key, value in record.items() if key != "deals"}
+    out["format"] = FORMAT
+    out["deals"] = [_upgrade_deal(deal, f"deals[{i}]") for i, deal in enumerate(deals)]
+    return out
+
+
+def _v1_field(deal: Mapping[str, Any], key: str, kind: type, where: str) -> Any:
+    value = deal.get(key)
+    if not isinstance(value, kind):
+        raise RecordError(f"{where}: {key} must be a {kind.__name__} in a version-1 record")
+    return value
+
+
+def _upgrade_deal(deal: Any, where: str) -> Record:
+    if not isinstance(deal, dict):
+        raise RecordError(f"{where}: expected a JSON object, found {type(deal).__name__}")
+    hands = _v1_field(deal, "hands", list, where)
+    players = len(hands)
+    dealer = _v1_field(deal, "dealer", int, where)
+    claims = _v1_field(deal, "misdeal_claims", list, where)
+    calls = _v1_field(deal, "calls", list, where)
+    declarations = _v1_field(deal, "declarations", list, where)
+    tricks = _v1_field(deal, "tricks", list, where)
+    actions: list[Record] = []
+    for claim in claims:
+        item = claim if isinstance(claim, dict) else {}
+        actions.append({"phase": "misdeal", "seat": item.get("seat"), "action": item.get("claim")})
+    for offset in range(1, len(calls) + 1):
+        seat = (dealer + offset) % len(calls)
+        if calls[seat] is not None:
+            actions.append({"phase": "call", "seat": seat, "action": calls[seat]})
+    for declaration in declarations:
+        item = declaration if isinstance(declaration, dict) else {}
+        actions.append(
+            {"phase": "declare", "seat": item.get("seat"), "action": item.get("declared")}
+        )
+    for number, trick in enumerate(tricks, 1):
+        place = f"{where}, trick {number}"
+        if not isinstance(trick, dict):
+            raise RecordError(f"{place}: expected a JSON object, found {type(trick).__name__}")
+        leader = _v1_field(trick, "leader", int, place)
+        for offset, card in enumerate(_v1_field(trick, "cards", list, place)):
+            actions.append({"phase": PLAY, "seat": (leader + offset) % players, "action": card})
+    return {
+        "number": deal.get("number"),
+        "dealer": dealer,
+        "seed": deal.get("seed"),
+        "dealt_in": list(range(players)),
+        "active": list(range(players)),
+        "hands": hands,
+        "nest": [],
+        "upcard": None,
+        "stock": [],
+        "actions": actions,
+        "misdeal_claims": claims,
+        "calls": calls,
+        "declarations": declarations,
+        "bids": [],
+        "contract": None,
+        "declarer": None,
+        "discards": [],
+        "trump": "S",  # Call Break: spades, always
+        "partner_card": None,
+        "partner": None,
+        "dropped": [],
+        "exchanges": [],
+        "reversed_ranks": False,
+        "settled": None,
+        "context": None,
+        "tricks": tricks,
+        "unplayed": None,
+        "void": deal.get("void"),
+        "tie_break": deal.get("tie_break"),
+        "counting_seats": deal.get("counting_seats"),
+        "points": deal.get("points"),
+        "totals": deal.get("totals"),
+    }
+
+
 # ------------------------------------------------------------- text and files
 def check_format(document: object, where: str = "record") -> Record:
     """``document`` as a record if its ``"format"`` is one this code reads, else a RecordError.
 
     Checking the version before anything else turns "some other JSON file" and
     "a record from a newer version" into one clear message instead of a
-    confusing failure deep inside the replay.
+    confusing failure deep inside the replay.  The document is returned as it
+    is, in whichever version it is written (``upgrade`` converts).
     """
     if not isinstance(document, dict):
         raise RecordError(f"{where}: a record is a JSON object, not {type(document).__name__}")
@@ -174,9 +339,21 @@ def check_format(document: object, where: str = "record") -> Record:
             f'{where}: no "format" field: this is not a callbreak game record '
             f'(expected "format": "{FORMAT}")'
         )
-    if found != FORMAT:
-        raise RecordError(f'{where}: unsupported format {found!r}: this version reads "{FORMAT}"')
+    if found not in READABLE:
+        raise RecordError(
+            f'{where}: unsupported format {found!r}: this version reads "{FORMAT}" '
+            f'(and converts "{FORMAT_V1}")'
+        )
     return document
+
+
+def _read(document: object, where: str) -> Record:
+    """A document read from text: checked, and converted to the current version."""
+    record = check_format(document, where)
+    try:
+        return upgrade(record)
+    except RecordError as error:
+        raise RecordError(f"{where}: {error}") from None
 
 
 def dumps(record: Mapping[str, Any], *, pretty: bool = False) -> str:
@@ -191,14 +368,15 @@ def dumps(record: Mapping[str, Any], *, pretty: bool = False) -> str:
 
 
 def loads(text: str, where: str = "record") -> Record:
-    """One record from JSON text; bad JSON or a wrong ``"format"`` is a RecordError."""
+    """One record from JSON text, in the current version (a version-1 record is converted);
+    bad JSON or an unknown ``"format"`` is a RecordError."""
     try:
         document = json.loads(text)
     except json.JSONDecodeError as error:
         raise RecordError(
             f"{where}: not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"
         ) from None
-    return check_format(document, where)
+    return _read(document, where)
 
 
 def _pretty(value: Any, indent: int, column: int) -> str:
@@ -244,7 +422,8 @@ def write_record(path: PathLike, record_or_records: Mapping[str, Any] | Sequence
 
 
 def read_records(path: PathLike) -> list[Record]:
-    """Every record in a file: one JSON document (or a JSON list), or JSON Lines.
+    """Every record in a file: one JSON document (or a JSON list), or JSON Lines, each in the
+    current version (version-1 records are converted as they are read).
 
     The form is recognised from the content as well as the name, so a JSON
     Lines file called ``.json`` still reads; an error names the file and line.
@@ -264,11 +443,8 @@ def read_records(path: PathLike) -> list[Record]:
                 ) from None
         else:
             if isinstance(document, list):
-                return [
-                    check_format(item, f"{source}, record {i + 1}")
-                    for i, item in enumerate(document)
-                ]
-            return [check_format(document, str(source))]
+                return [_read(item, f"{source}, record {i + 1}") for i, item in enumerate(document)]
+            return [_read(document, str(source))]
     records = []
     for number, line in enumerate(text.splitlines(), 1):
         if line.strip():

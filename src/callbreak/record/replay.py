@@ -1,29 +1,38 @@
 """Re-play a game record through the real engine and verify every step of it.
 
-Nothing in a record is trusted: the hands are fed to a fresh ``Match`` and
-every recorded decision goes through ``Match.act``, so the one rules engine
-judges each call and card (an illegal card fails with the engine's own
-explanation), and everything the record derives (dealers, trick leaders and
-winners, void reasons, points, totals, the result) is compared with what the
-engine computes.  The first difference raises a ``RecordError`` whose message
-starts with its location, e.g. ``deal 3, trick 5, seat 2: JS is not allowed: ...``.
+Nothing in a record is trusted.  Each deal's layout (hands, nest, face-up
+card, stock) is checked to hold the whole deck once, turned back into the
+deck in dealing order and dealt by a fresh ``Match``; every recorded action
+then goes through ``Match.act`` by the seat and in the phase the record
+says, so the one rules engine judges each call, bid, discard, trump, partner
+card and card played (an illegal one fails with the engine's own
+explanation).  Everything the record derives (dealers, calls, bids,
+contract, trump, partner, trick leaders, cards and winners, void reasons,
+points, totals, the result) is compared with what the engine computes.  The
+first difference raises a ``RecordError`` whose message starts with its
+location, e.g. ``deal 3, trick 5, seat 2: JS is not allowed: ...``.
 
 A deal that appears twice under one number (a void deal and its redeal) is
-called ``deal N`` the first time and ``deal N (redeal K)`` after that.
+called ``deal N`` the first time and ``deal N (redeal K)`` after that.  A
+version-1 record is converted (``format.upgrade``) and replayed the same way.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from callbreak.cards import CARD_NAMES, format_hand, parse_card
-from callbreak.engine.deal import OVER, VOID, Deal
+from callbreak.cards import CARD_NAMES, parse_card
+from callbreak.decks import DECKS, Deck
+from callbreak.engine.deal import OVER, PLAY, VOID, Deal
 from callbreak.engine.errors import IllegalAction
+from callbreak.engine.games import SPECS
 from callbreak.engine.match import DealerDraw, Match
+from callbreak.engine.phases import Play
 from callbreak.points import Points
-from callbreak.record.format import RecordError, check_format
+from callbreak.record.format import RecordError, check_format, deal_context, upgrade
 from callbreak.rules import Rules
 
 
@@ -47,36 +56,60 @@ class ReplayReport:
 
 
 def replay(record: Mapping[str, Any]) -> ReplayReport:
-    """Re-play ``record`` through the engine; any inconsistency raises ``RecordError``."""
-    return _Replay(check_format(dict(record))).run()
+    """Re-play ``record`` through the engine; any inconsistency raises ``RecordError``.
+
+    A version-1 record is converted to the current version first.
+    """
+    return _Replay(upgrade(check_format(dict(record)))).run()
 
 
-class _HandsFeed:
-    """The hands a replayed match deals: always those of the record's next unsettled deal.
+class _DeckFeed:
+    """The decks a replayed match deals: always that of the record's next unsettled deal.
 
-    ``Match`` pulls the next hands whenever it creates a deal.  Keying the
+    ``Match`` pulls the next deck whenever it creates a deal.  Keying the
     answer on how many deals the match has settled (rather than on how many
     times it asked) keeps the record's deals lined up with the match's even
     when the match creates a deal it then throws away (``finish`` discards the
     fresh deal; a tie-break may be set up twice): only settled deals advance.
     """
 
-    def __init__(self, hands: list[list[list[str]]]) -> None:
-        self.hands = hands
+    def __init__(self, decks: list[list[int]]) -> None:
+        self.decks = decks
         self.match: Match | None = None
         self._asked = 0  # until the match exists (its constructor asks first)
 
-    def __iter__(self) -> _HandsFeed:
+    def __iter__(self) -> _DeckFeed:
         return self
 
-    def __next__(self) -> list[list[str]]:
+    def __next__(self) -> list[int]:
         if self.match is None:
             index, self._asked = self._asked, self._asked + 1
         else:
             index = len(self.match.entries)
-        if index >= len(self.hands):
+        if index >= len(self.decks):
             raise StopIteration
-        return self.hands[index]
+        return self.decks[index]
+
+
+_WAITING = {
+    "misdeal": "is to decide whether to claim a misdeal",
+    "call": "is to call",
+    "declare": "is to decide whether to declare its void suits",
+    "auction": "is to bid or pass",
+    "discard": "is to lay a card away from its hand and the nest",
+    "trump": "is to name trump",
+    "partner": "is to call the partner card",
+    "drop": "is to say whether it plays (in or out)",
+    "settle": "is to take or give",
+    "exchange": "is to exchange a card or say done",
+}
+"""What the seat to act is doing, by phase, for error messages."""
+
+_FIRST_LEADER = {
+    "after_dealer": "the seat after the dealer leads the first trick",
+    "declarer": "the declarer leads the first trick",
+    "after_declarer": "the seat after the declarer leads the first trick",
+}
 
 
 def _state(deal: Deal) -> str:
@@ -86,15 +119,42 @@ def _state(deal: Deal) -> str:
         return f"the deal is void ({deal.void_reason})"
     if phase == OVER:
         return "the deal is over (all tricks played)"
-    if phase == "misdeal":
-        return f"seat {seat} is to decide whether to claim a misdeal"
-    if phase == "call":
-        return f"seat {seat} is to call"
-    if phase == "declare":
-        return f"seat {seat} is to decide whether to declare its void suits"
-    if phase == "play":
+    if phase == PLAY:
         return f"seat {seat} is to play to trick {len(deal.history) + 1}"
+    if phase in _WAITING:
+        return f"seat {seat} {_WAITING[phase]}"
     return f"the deal is in phase {phase!r} with seat {seat} to act"
+
+
+def _what(phase: str, action: Any) -> str:
+    """A recorded action in words, for error messages."""
+    if phase == "call":
+        return f"a call of {action!r}"
+    if phase == "auction":
+        return "a pass" if action == "pass" else f"a bid of {action!r}"
+    if phase == "misdeal":
+        return "a misdeal decision"
+    if phase == "declare":
+        return "a void declaration"
+    if phase == "discard":
+        return f"a discard ({action})"
+    if phase == "trump":
+        return f"trump {action}"
+    if phase == "partner":
+        return f"a partner card ({action})"
+    if phase == "play":
+        return f"a card ({action})"
+    return f"a {phase} decision ({action})"
+
+
+def _show(value: Any) -> str:
+    """A value as JSON text: how the record spells it (``null``, ``true``, ``"S"``)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _equal(recorded: Any, actual: Any) -> bool:
+    """Equal as JSON: ``true`` is not ``1`` and ``1`` is not ``"1"``."""
+    return _show(recorded) == _show(actual)
 
 
 def _field(obj: Any, key: str, where: str) -> Any:
@@ -148,6 +208,39 @@ def _compare_points(
             )
 
 
+def _same(recorded: Any, actual: Any, where: str, what: str) -> None:
+    """One derived value, e.g. ``the contract is 150 in the record, the play gives 160``."""
+    if not _equal(recorded, actual):
+        raise RecordError(
+            f"{where}: {what} is {_show(recorded)} in the record, the play gives {_show(actual)}"
+        )
+
+
+def _same_list(recorded: Any, actual: list[Any], where: str, noun: str) -> None:
+    """A derived list item by item, naming the first item that differs (1-based)."""
+    items = _list(recorded, where, f"the {noun}s")
+    for number, (item, expected) in enumerate(zip(items, actual, strict=False), 1):
+        if not _equal(item, expected):
+            raise RecordError(
+                f"{where}: {noun} {number} is {_show(item)} in the record, the play gives "
+                f"{_show(expected)}"
+            )
+    if len(items) != len(actual):
+        raise RecordError(
+            f"{where}: the record lists {len(items)} {noun}s, the play makes {len(actual)}"
+        )
+
+
+def _bits(mask: int) -> list[int]:
+    """The set bits of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 class _Replay:
     def __init__(self, record: dict[str, Any]) -> None:
         self.record = record
@@ -158,6 +251,10 @@ class _Replay:
         except (ValueError, TypeError) as error:
             raise RecordError(f"rules: {error}") from None
         self.players = self.rules.players
+        self.deck: Deck = DECKS[self.rules.shape.deck]
+        self.spec = SPECS[self.rules.game]
+        play = self.spec.phases[-1]
+        self.first_leader = _FIRST_LEADER[play.leader if isinstance(play, Play) else "after_dealer"]
         self.deals = _list(_field(record, "deals", "record"), "deals", "deals")
         if not self.deals:
             raise RecordError("deals: the record has no deal")
@@ -174,31 +271,135 @@ class _Replay:
             labels.append(f"deal {number}" + (f" (redeal {redeal})" if redeal else ""))
         return labels
 
-    def _hands(self, index: int) -> list[list[str]]:
-        """The deal's hands, checked: the right number of distinct cards, the deck exactly once."""
-        label, n, size = self.labels[index], self.players, self.rules.hand_size
-        hands = _list(_field(self.deals[index], "hands", label), label, "hands", n)
-        owner: dict[int, int] = {}
-        canonical = []
-        for seat, hand in enumerate(hands):
+    def _seats(self, index: int, key: str) -> list[int]:
+        """A list of seats (``dealt_in``, ``active``): distinct, in seat order."""
+        label, n = self.labels[index], self.players
+        listed = _list(_field(self.deals[index], key, label), label, key)
+        seats = [_int(seat, label, f"a seat in {key}", n) for seat in listed]
+        if seats != sorted(set(seats)):
+            raise RecordError(f"{label}: {key} must list distinct seats in seat order, not {seats}")
+        return seats
+
+    def _cards(self, items: list[Any], where: str, place: str, owner: dict[int, str]) -> list[int]:
+        """Parse the cards dealt to ``place``; a card dealt twice names both places."""
+        cards = []
+        for text in items:
+            if not isinstance(text, str):
+                raise RecordError(f"{where}: {text!r} is not a card name")
+            try:
+                card = self.deck.parse(text)
+            except ValueError as error:
+                raise RecordError(f"{where}: {error}") from None
+            if card in owner:
+                other = owner[card]
+                if other != place:
+                    again = f"also to {other}"
+                elif place.startswith("seat"):
+                    again = "twice in this hand"
+                else:
+                    again = f"twice to {place}"
+                raise RecordError(f"{where}: {self.deck.names[card]} is dealt {again}")
+            owner[card] = place
+            cards.append(card)
+        return cards
+
+    def _layout(self, index: int) -> list[int]:
+        """The deal's layout, checked (the whole deck once, the sizes the game deals), as the
+        deck in dealing order that puts every card where the record says it was dealt.
+
+        The order is found by dealing card *positions* with the game's own deal
+        function and writing each recorded card into a position of its place, so
+        it follows whatever way the game deals (round by round, a nest between
+        rounds, a face-up card, a stock) without knowing it.  The face-up card may
+        be one of a hand's cards (Donut turns up the dealer's last card).
+        """
+        label, data, n, deck = self.labels[index], self.deals[index], self.players, self.deck
+        size = self.rules.hand_size
+        dealer = _int(_field(data, "dealer", label), label, "the dealer", n)
+        dealt_in = self._seats(index, "dealt_in")
+        owner: dict[int, str] = {}
+        hands = []
+        for seat, hand in enumerate(_list(_field(data, "hands", label), label, "hands", n)):
             where = f"{label}, seat {seat}"
-            cards = _list(hand, where, "the hand")
-            names = []
-            for text in cards:
-                try:
-                    card = parse_card(text)
-                except ValueError as error:
-                    raise RecordError(f"{where}: {error}") from None
-                if card in owner:
-                    other = owner[card]
-                    where_else = "twice in this hand" if other == seat else f"also to seat {other}"
-                    raise RecordError(f"{where}: {CARD_NAMES[card]} is dealt {where_else}")
-                owner[card] = seat
-                names.append(CARD_NAMES[card])
-            if len(names) != size:
-                raise RecordError(f"{where}: the hand holds {len(names)} cards; each needs {size}")
-            canonical.append(names)
-        return canonical
+            cards = self._cards(_list(hand, where, "the hand"), where, f"seat {seat}", owner)
+            if seat not in dealt_in and cards:
+                raise RecordError(f"{where}: the seat is not dealt in (dealt_in {dealt_in})")
+            if seat in dealt_in and len(cards) != size:
+                raise RecordError(f"{where}: the hand holds {len(cards)} cards; each needs {size}")
+            hands.append(cards)
+        where = f"{label}, nest"
+        listed = _list(_field(data, "nest", label), where, "the nest")
+        nest = self._cards(listed, where, "the nest", owner)
+        where = f"{label}, stock"
+        listed = _list(_field(data, "stock", label), where, "the stock")
+        stock = self._cards(listed, where, "the stock", owner)
+        seats = sorted(dealt_in, key=lambda seat: (seat - dealer - 1) % n)
+        traced = self.spec.deal(list(range(deck.size)), seats, size)
+        up = traced.upcard
+        upcard = self._upcard(index, up is not None)
+        order: list[int | None] = [None] * deck.size
+        places: list[tuple[str, list[int], list[int]]] = [
+            (f"seat {seat}", _bits(traced.hands[seat]), hands[seat]) for seat in dealt_in
+        ]
+        places += [
+            ("the nest", _bits(traced.nest), nest),
+            ("the stock", list(traced.stock), stock),
+        ]
+        for place, positions, cards in places:
+            if len(positions) != len(cards):
+                where = f"{label}, {place.removeprefix('the ')}"
+                what = "the hand" if place.startswith("seat") else place
+                raise RecordError(
+                    f"{where}: {what} holds {len(cards)} cards; {self.rules.title} deals "
+                    f"{len(positions)} there"
+                )
+            if up is not None and up in positions:  # a card of this place lies face up
+                assert upcard is not None
+                if upcard not in cards:
+                    raise RecordError(
+                        f"{label}, upcard: the face-up card is {deck.names[upcard]} in the "
+                        f"record, but {self.rules.title} turns up one of the cards of {place}"
+                    )
+                order[up] = upcard
+                positions = [p for p in positions if p != up]
+                cards = [c for c in cards if c != upcard]
+            for position, card in zip(positions, cards, strict=True):
+                order[position] = card
+        if up is not None and order[up] is None:  # a card of its own
+            assert upcard is not None
+            if upcard in owner:
+                raise RecordError(
+                    f"{label}, upcard: {deck.names[upcard]} is dealt also to {owner[upcard]}"
+                )
+            owner[upcard] = "the upcard"
+            order[up] = upcard
+        missing = deck.full & ~sum(1 << card for card in owner)
+        if missing:
+            raise RecordError(
+                f"{label}: {' '.join(deck.hand_names(missing))} dealt nowhere: the hands, nest, "
+                "upcard and stock hold the whole deck once"
+            )
+        dealt = [card for card in order if card is not None]
+        if len(dealt) != deck.size:  # pragma: no cover - the sizes above add up to the deck
+            raise RecordError(f"{label}: the layout does not fill the deck")
+        return dealt
+
+    def _upcard(self, index: int, turned: bool) -> int | None:
+        """The recorded face-up card, which the game turns up (``turned``) or not."""
+        label = self.labels[index]
+        where = f"{label}, upcard"
+        name = _field(self.deals[index], "upcard", label)
+        if name is None or not turned:
+            if name is not None or turned:
+                what = "turns up a card" if turned else "turns up no card"
+                raise RecordError(f"{where}: {self.rules.title} {what}; the record has {name!r}")
+            return None
+        if not isinstance(name, str):
+            raise RecordError(f"{where}: {name!r} is not a card name")
+        try:
+            return self.deck.parse(name)
+        except ValueError as error:
+            raise RecordError(f"{where}: {error}") from None
 
     # ----------------------------------------------------------------- run
     def run(self) -> ReplayReport:
@@ -206,16 +407,16 @@ class _Replay:
         seats = record.get("seats")
         if seats is not None and len(_list(seats, "seats", "seats")) != n:
             raise RecordError(f"seats: {len(seats)} seats for a game of {n} players")
-        hands = [self._hands(i) for i in range(len(self.deals))]
+        decks = [self._layout(i) for i in range(len(self.deals))]
         first = _field(self.deals[0], "dealer", self.labels[0])
         dealer = _int(first, self.labels[0], "the dealer", n)
         seed = record.get("seed")
         if seed is not None:
             _int(seed, "seed", "the seed")
         draw = self._first_dealer(dealer, seed)
-        feed = _HandsFeed(hands)
+        feed = _DeckFeed(decks)
         try:
-            self.match = match = Match(self.rules, seed, dealer=dealer, hands=feed)
+            self.match = match = Match(self.rules, seed, dealer=dealer, decks=feed)
         except ValueError as error:
             raise RecordError(f"{self.labels[0]}: {error}") from None
         feed.match = match
@@ -285,8 +486,7 @@ class _Replay:
                 _field(data, "tie_break", label) is True
                 and not match.tie_break
                 and self.rules.match_end == "open"
-                and not match.deal.claims
-                and all(call is None for call in match.deal.calls)
+                and _untouched(match.deal)
             ):
                 # An open match stopped with ``finish()`` and the top was tied.
                 self._finish(label)
@@ -298,20 +498,54 @@ class _Replay:
                 f"{deal.dealer} (the deal passes to the next seat after a scored deal; "
                 "a void deal is redealt by the same dealer)"
             )
+        dealt_in = self._seats(index, "dealt_in")
+        if dealt_in != list(deal.dealt_in):
+            raise RecordError(
+                f"{label}: the seats dealt in are {dealt_in} in the record, the match deals "
+                f"{list(deal.dealt_in)} in"
+            )
+        self._context(index, deal)
         seed = _field(data, "seed", label)
         if seed is not None:
-            _int(seed, label, "the seed")
-            shuffled = Deal(self.rules, seed=seed, dealer=dealer).dealt
-            if shuffled != deal.dealt:
-                first = next(s for s in range(n) if shuffled[s] != deal.dealt[s])
-                raise RecordError(
-                    f"{label}, seat {first}: the hand is not the one shuffle seed {seed} deals "
-                    f"({format_hand(shuffled[first])})"
-                )
-            deal.seed = seed
-        self._decisions(index, deal)
+            self._seeded(label, deal, _int(seed, label, "the seed"))
+        self._actions(index, deal)
         self._tricks(index, deal)
         self._outcome(index, deal)
+
+    def _context(self, index: int, deal: Deal) -> None:
+        """Compare what the record says the match told the deal (scores before it, seats out of
+        the game, sit-out runs) with what the rebuilt match tells it.  The deal's rules turn on
+        it (who may sit out, who names Donut's trump, who pays for sitting out), so a record
+        whose context differs describes a different game even where every action is legal."""
+        label, data = self.labels[index], self.deals[index]
+        recorded = _field(data, "context", label)
+        expected = deal_context(deal)
+        if recorded is None or expected is None:
+            _same(recorded, expected, label, "the match context")
+            return
+        where = f"{label}, context"
+        scores = _field(recorded, "scores", where)
+        _compare_points(
+            scores, deal.context.totals, where, "score before the deal", "the match gives"
+        )
+        _same(_field(recorded, "out", where), expected["out"], where, "the seats out of the game")
+        _same(_field(recorded, "sat_out", where), expected["sat_out"], where, "the sit-out runs")
+
+    def _seeded(self, label: str, deal: Deal, seed: int) -> None:
+        """Check that shuffle ``seed`` deals exactly the recorded layout (before any action:
+        naming trump moves the Rook in the dealt hands)."""
+        shuffled = Deal(self.rules, seed=seed, dealer=deal.dealer, context=deal.context)
+        why = f"is not the one shuffle seed {seed} deals"
+        for seat in range(self.players):
+            if shuffled.dealt[seat] != deal.dealt[seat]:
+                cards = " ".join(shuffled.names_of(shuffled.dealt[seat]))
+                raise RecordError(f"{label}, seat {seat}: the hand {why} ({cards})")
+        if shuffled.nest != deal.nest:
+            cards = " ".join(shuffled.names_of(shuffled.nest))
+            raise RecordError(f"{label}, nest: the nest {why} ({cards})")
+        if shuffled.upcard != deal.upcard or shuffled.dealt_stock != deal.dealt_stock:
+            raise RecordError(f"{label}, stock: the face-up card or the stock {why}")
+        deal.seed = seed
 
     def _finish(self, where: str) -> None:
         try:
@@ -324,92 +558,148 @@ class _Replay:
             self.match.act(action)
         except IllegalAction as error:
             raise RecordError(f"{where}: {error}") from None
-        except ValueError as error:  # the next deal's hands (already checked) or the engine
+        except ValueError as error:  # the next deal's layout (already checked) or the engine
             raise RecordError(f"{where}: {error}") from None
 
     def _expect(self, deal: Deal, phase: str, seat: int, where: str, what: str) -> None:
         if deal is not self.match.deal or deal.phase != phase or deal.to_act != seat:
             raise RecordError(f"{where}: {what} is recorded, but {_state(deal)}")
 
-    def _decisions(self, index: int, deal: Deal) -> None:
+    def _actions(self, index: int, deal: Deal) -> None:
+        """Feed every recorded action to the match, by the recorded seat in the recorded phase.
+
+        The decisions before the play are compared with the record's derived
+        fields as the play begins (or at the end, for a deal that never gets
+        there), so a changed bid or trump is reported as such, before the
+        cards it makes wrong.
+        """
+        label, n = self.labels[index], self.players
+        actions = _list(_field(self.deals[index], "actions", label), label, "actions")
+        checked = False
+        for number, item in enumerate(actions, 1):
+            at = f"{label}, action {number}"
+            phase = _field(item, "phase", at)
+            seat = _int(_field(item, "seat", at), at, "the seat", n)
+            action = _field(item, "action", at)
+            if not isinstance(phase, str):
+                raise RecordError(f"{at}: the phase must be a name, not {phase!r}")
+            if phase == PLAY:
+                if not checked and deal is self.match.deal and deal.phase == PLAY:
+                    self._setup(index, deal)
+                    checked = True
+                where = f"{label}, trick {len(deal.history) + 1}, seat {seat}"
+                if not isinstance(action, str):
+                    raise RecordError(f"{where}: {action!r} is not a card name")
+            else:
+                where = f"{label}, seat {seat}"
+                if not isinstance(action, (bool, int, str)):
+                    raise RecordError(f"{where}: {_show(action)} is not an action")
+            self._expect(deal, phase, seat, where, _what(phase, action))
+            self._act(action, where)
+        if not checked:
+            self._setup(index, deal)
+
+    def _setup(self, index: int, deal: Deal) -> None:
+        """Compare what the decisions before the play came to with the record."""
         label, data, n = self.labels[index], self.deals[index], self.players
-        for claim in _list(_field(data, "misdeal_claims", label), label, "misdeal_claims"):
-            seat = _int(_field(claim, "seat", label), label, "a claiming seat", n)
-            where = f"{label}, seat {seat}"
-            claimed = _bool(_field(claim, "claim", where), where, "claim")
-            self._expect(deal, "misdeal", seat, where, "a misdeal decision")
-            self._act(claimed, where)
+        _same(self._seats(index, "active"), list(deal.active), label, "the seats in play")
+        claims = [{"seat": seat, "claim": claim} for seat, claim in deal.claims]
+        _same_list(_field(data, "misdeal_claims", label), claims, label, "misdeal decision")
         calls = _list(_field(data, "calls", label), label, "calls", n)
-        missing: int | None = None
-        for offset in range(1, n + 1):
-            seat = (deal.dealer + offset) % n
-            call = calls[seat]
-            where = f"{label}, seat {seat}"
-            if call is None:
-                missing = seat if missing is None else missing
-                continue
-            if missing is not None:
-                raise RecordError(
-                    f"{where}: a call is recorded, but seat {missing} before it has none"
-                )
-            _int(call, where, "the call")
-            self._expect(deal, "call", seat, where, f"a call of {call}")
-            self._act(call, where)
-        declarations = _field(data, "declarations", label)
-        for item in _list(declarations, label, "declarations"):
-            seat = _int(_field(item, "seat", label), label, "a declaring seat", n)
-            where = f"{label}, seat {seat}"
-            declared = _bool(_field(item, "declared", where), where, "declared")
-            self._expect(deal, "declare", seat, where, "a void declaration")
-            self._act(declared, where)
+        for seat, (call, actual) in enumerate(zip(calls, deal.calls, strict=True)):
+            _same(call, actual, f"{label}, seat {seat}", "the call")
+        declared = [{"seat": seat, "declared": said} for seat, said in deal.declared]
+        _same_list(_field(data, "declarations", label), declared, label, "void declaration")
+        bids = [{"seat": seat, "bid": bid} for seat, bid in deal.bids]
+        _same_list(_field(data, "bids", label), bids, label, "bid")
+        _same(_field(data, "contract", label), deal.contract, label, "the contract")
+        _same(_field(data, "declarer", label), deal.declarer, label, "the declarer")
+        discards = _list(_field(data, "discards", label), label, "discards")
+        named = self._named(discards, deal)
+        _same(named, deal.names_of(deal.discards), label, "the discards")
+        _same(_field(data, "trump", label), deal.trump, label, "trump")
+        card = _field(data, "partner_card", label)
+        named_card = None if card is None else self._named([card], deal)[0]
+        called = None if deal.partner_card is None else deal.deck.names[deal.partner_card]
+        _same(named_card, called, label, "the partner card")
+        _same(_field(data, "partner", label), deal.partner, label, "the partner")
+        _same(_field(data, "dropped", label), sorted(deal.dropped), label, "the seats out")
+        exchanges = [{"seat": seat, "cards": count} for seat, count in deal.exchanges]
+        _same_list(_field(data, "exchanges", label), exchanges, label, "exchange")
+        reversed_ranks = _field(data, "reversed_ranks", label)
+        _same(reversed_ranks, deal.reversed_ranks, label, "reversed_ranks")
+        _same(_field(data, "settled", label), deal.settled, label, "the bidder's settlement")
+
+    @staticmethod
+    def _named(items: list[Any], deal: Deal) -> list[Any]:
+        """Recorded cards in the deal's canonical spelling and order (unreadable ones kept,
+        so that the comparison shows them)."""
+        mask, odd = 0, []
+        for item in items:
+            try:
+                mask |= 1 << deal.deck.parse(item)
+            except (ValueError, TypeError):
+                odd.append(item)
+        return deal.names_of(mask) + odd
 
     def _tricks(self, index: int, deal: Deal) -> None:
-        label, n = self.labels[index], self.players
+        label, n = self.labels[index], len(deal.active)
         tricks = _list(_field(self.deals[index], "tricks", label), label, "tricks")
-        last_deal = index == len(self.deals) - 1
+        played: list[tuple[int, tuple[int, ...], int | None]] = list(deal.history)
+        if deal.trick:
+            played.append((deal.leader, tuple(deal.trick), None))
+        names = deal.deck.names
         for number, trick in enumerate(tricks, 1):
             where = f"{label}, trick {number}"
-            leader = _int(_field(trick, "leader", where), where, "the leader", n)
+            leader = _int(_field(trick, "leader", where), where, "the leader", self.players)
             cards = _list(_field(trick, "cards", where), where, "cards")
-            if not 1 <= len(cards) <= n:
-                raise RecordError(f"{where}: {len(cards)} cards; a trick has 1 to {n}")
-            if deal is not self.match.deal or deal.phase != "play":
-                raise RecordError(f"{where}: a trick is recorded, but {_state(deal)}")
-            if leader != deal.leader:
+            if number > len(played):
+                raise RecordError(
+                    f"{where}: the trick is in the record, but the actions play "
+                    f"{len(played)} trick(s)"
+                )
+            actual_leader, actual_cards, actual = played[number - 1]
+            if leader != actual_leader:
                 why = (
-                    "the seat after the dealer leads the first trick"
-                    if number == 1
-                    else f"the winner of trick {number - 1} leads"
+                    self.first_leader if number == 1 else f"the winner of trick {number - 1} leads"
                 )
                 raise RecordError(
                     f"{where}: the leader is seat {leader} in the record, the play gives seat "
-                    f"{deal.leader} ({why})"
+                    f"{actual_leader} ({why})"
                 )
-            for offset, card in enumerate(cards):
-                seat = (leader + offset) % n
-                if not isinstance(card, str):
-                    raise RecordError(f"{where}, seat {seat}: {card!r} is not a card name")
-                self._act(card, f"{where}, seat {seat}")
+            spelt = [names[card] for card in actual_cards]
+            if [self._spelling(card, deal) for card in cards] != spelt:
+                raise RecordError(
+                    f"{where}: the cards are {' '.join(map(str, cards))} in the record, the "
+                    f"actions play {' '.join(spelt)}"
+                )
             winner = trick.get("winner")
-            if len(cards) < n:
+            if actual is None:
                 if winner is not None:
                     raise RecordError(
                         f"{where}: the trick has {len(cards)} of {n} cards but a winner"
                     )
-                if number != len(tricks) or not last_deal:
-                    raise RecordError(
-                        f"{where}: the trick has {len(cards)} of {n} cards, but the record goes on"
-                    )
                 continue
-            _, played, actual = deal.history[number - 1]
             if winner is None:
                 raise RecordError(f"{where}: the trick is complete but has no winner")
-            if _int(winner, where, "the winner", n) != actual:
-                card = CARD_NAMES[played[(actual - leader) % n]]
+            if _int(winner, where, "the winner", self.players) != actual:
+                card = spelt[_position(deal, actual_leader, actual)]
                 raise RecordError(
                     f"{where}: the winner is seat {winner} in the record, the play gives seat "
                     f"{actual} ({card} takes the trick)"
                 )
+        if len(tricks) < len(played):
+            raise RecordError(
+                f"{label}, trick {len(tricks) + 1}: the actions play this trick, but the "
+                f"record's tricks stop at {len(tricks)}"
+            )
+
+    @staticmethod
+    def _spelling(card: Any, deal: Deal) -> Any:
+        try:
+            return deal.deck.names[deal.deck.parse(card)]
+        except (ValueError, TypeError):
+            return card
 
     def _outcome(self, index: int, deal: Deal) -> None:
         """Compare what the record says the deal came to with what the engine made of it."""
@@ -417,6 +707,8 @@ class _Replay:
         void = _field(data, "void", label)
         points = _field(data, "points", label)
         totals = _field(data, "totals", label)
+        unplayed = _field(data, "unplayed", label)
+        _same(unplayed, deal.unplayed, label, "the reason the deal ended unplayed")
         if not deal.over:
             if index != len(self.deals) - 1:
                 raise RecordError(
@@ -481,9 +773,7 @@ class _Replay:
         result = _field(self.record, "result", "record")
         complete = _bool(_field(result, "complete", where), where, "complete")
         if complete and not match.over:
-            if self.rules.match_end == "open" and not (
-                match.deal.claims or any(call is not None for call in match.deal.calls)
-            ):
+            if self.rules.match_end == "open" and _untouched(match.deal):
                 self._finish(where)  # an open match ends when the players stop
             if not match.over:
                 raise RecordError(
@@ -500,3 +790,17 @@ class _Replay:
             raise RecordError(
                 f"{where}: the winners are {winners} in the record, the match gives {match.winners}"
             )
+
+
+def _untouched(deal: Deal) -> bool:
+    """Whether nobody has acted in ``deal`` yet: an open match may still stop before it."""
+    return not deal.log and not deal.history and not deal.trick
+
+
+def _position(deal: Deal, leader: int, seat: int) -> int:
+    """How many cards into a trick led by ``leader`` the card of ``seat`` comes."""
+    steps = 0
+    while leader != seat:
+        leader = deal.next_seat(leader)
+        steps += 1
+    return steps

@@ -24,10 +24,20 @@ from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketDisconnect
 
 from callbreak.bots.levels import LEVELS
-from callbreak.rules import OPTIONS, Rules
+from callbreak.rules import OPTION_BY_NAME, Rules
 from callbreak.server.bus import LocalBus, RedisBus
 from callbreak.server.config import ServerConfig
-from callbreak.server.hub import CODE_ALPHABET, CODE_LENGTH, Conn, Hub, TableSlot, hash_token
+from callbreak.server.faces import face_tables
+from callbreak.server.hub import (
+    CODE_ALPHABET,
+    CODE_LENGTH,
+    Conn,
+    Hub,
+    TableSlot,
+    game_levels,
+    hash_token,
+    table_bots,
+)
 from callbreak.server.protocol import (
     CLOSE_BAD_TOKEN,
     CLOSE_NO_TABLE,
@@ -47,6 +57,8 @@ from callbreak.server.store import Store
 STATIC = Path(__file__).parent / "static"
 COOKIE_AGE_S = 14 * 24 * 3600
 MAX_BODY_BYTES = 16 * 1024
+MAX_SEATS = 8
+"""The most seats any game of the family has (Snarples)."""
 
 log = logging.getLogger("callbreak.server")
 
@@ -60,7 +72,7 @@ class CreateTable(BaseModel):
     preset: str = Field(default="callbreak", max_length=32)
     options: dict[str, str | int | float | bool | None] = Field(default_factory=dict)
     level: str = Field(default="medium", max_length=32)
-    seat: int = Field(default=0, ge=0, le=3)
+    seat: int = Field(default=0, ge=0, lt=MAX_SEATS)
     grace_s: float | None = Field(default=None, ge=0, le=3600)
     seed: int | None = Field(default=None, ge=0, lt=2**62)
     """Only to deal known cards (tests, a rematch of a recorded match)."""
@@ -68,7 +80,7 @@ class CreateTable(BaseModel):
 
 class JoinTable(BaseModel):
     name: str = Field(min_length=1, max_length=32)
-    seat: int | None = Field(default=None, ge=0, le=3)
+    seat: int | None = Field(default=None, ge=0, lt=MAX_SEATS)
 
 
 def cookie_name(code: str) -> str:
@@ -87,9 +99,32 @@ def table_rules(preset: str, options: dict[str, Any]) -> Rules:
     ``match_deals`` deals instead.
     """
     rules = Rules.preset(preset).replace(**options)
-    if rules.match_end == "open":
+    if "match_end" in rules.options() and rules.match_end == "open":
         rules = rules.replace(match_end="deals")
     return rules
+
+
+def preset_meta(name: str) -> dict[str, Any]:
+    """One preset as the "New table" form needs it: its game, seat counts, options, levels."""
+    rules = Rules.preset(name)
+    shape = rules.shape
+    return {
+        "title": rules.title,
+        "game": rules.game,
+        "seats": list(shape.seats),
+        "rules": rules.to_dict(),
+        "options": [
+            {
+                "name": option,
+                "allowed": OPTION_BY_NAME[option].allowed,
+                "help": OPTION_BY_NAME[option].help,
+            }
+            for option in rules.options()
+        ],
+        "levels": game_levels(rules.game),
+        "lowest_wins": shape.lowest_wins,
+        "start": shape.start,
+    }
 
 
 class _BodyLimit:
@@ -159,12 +194,16 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.get("/api/meta")
     async def meta() -> dict[str, Any]:
-        """What the create form offers: presets, options with their meaning, levels."""
+        """What the create form offers and how the page draws a game.
+
+        Per preset: its title, game, seat counts, own options with their meaning and
+        the levels whose bots play it; then the faces' per-phase and per-game tables.
+        """
         return {
-            "presets": {name: Rules.preset(name).to_dict() for name in Rules.presets()},
-            "options": [{"name": o.name, "allowed": o.allowed, "help": o.help} for o in OPTIONS],
+            "presets": {name: preset_meta(name) for name in Rules.presets()},
             "levels": list(LEVELS),
             "errors": ERROR_CODES,
+            "faces": face_tables(),
         }
 
     def seat_cookie(response: Response, code: str, token: str) -> None:
@@ -187,6 +226,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             rules = table_rules(body.preset, dict(body.options))
         except ValueError as error:
             raise HTTPException(422, str(error)) from None
+        if not 0 <= body.seat < rules.players:
+            raise HTTPException(422, f"seat must be from 0 to {rules.players - 1}")
+        bots, note = table_bots(body.level, rules.game)
         code, token = await hub_of(request).create(
             body.name.strip(), rules, body.level, body.seat, body.grace_s, body.seed
         )
@@ -197,6 +239,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             "token": token,
             "url": f"/t/{code}",
             "seat_url": f"/t/{code}#seat={token}",
+            "bots": bots,
+            "bot_note": note,
         }
 
     @app.get("/api/tables/{code}")

@@ -47,9 +47,46 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+BOT_GAMES: dict[str, frozenset[str]] = {"expert": frozenset({"callbreak"})}
+"""Bots that play only some games of the family (by ``Rules.game``); any other plays them all.
+
+The expert's search models Call Break's deal (it refuses the others), so a table of
+another game must not be promised its level."""
+
+FALLBACK_LEVEL = "medium"
+"""The level a table gets when the one asked for has no bot for its game."""
+
+
 def bot_spec_for(level: str) -> str:
     """A table's level names its bots: a level from ``LEVELS`` or a bot spec."""
     return LEVELS.get(level, level)
+
+
+def level_plays(level: str, game: str) -> bool:
+    """Whether the bots of ``level`` play ``game`` (a ``Rules.game``)."""
+    games = BOT_GAMES.get(bot_spec_for(level).partition(":")[0])
+    return games is None or game in games
+
+
+def game_levels(game: str) -> list[str]:
+    """The levels a new table of ``game`` may be given, easiest first."""
+    return [level for level in LEVELS if level_plays(level, game)]
+
+
+def table_bots(level: str, game: str) -> tuple[str, str | None]:
+    """The bot spec a table of ``game`` at ``level`` seats, and a note when it had to fall back.
+
+    A table stores the level its host asked for; where that level's bot cannot play
+    the game, the table's bots are the heuristic's (``FALLBACK_LEVEL``) and the note
+    says so, so nobody believes they face a stronger bot than they do.
+    """
+    if level_plays(level, game):
+        return bot_spec_for(level), None
+    spec = bot_spec_for(FALLBACK_LEVEL)
+    return spec, (
+        f"the {level} bots play only Call Break games: this table's bots play at "
+        f"{FALLBACK_LEVEL} ({spec})"
+    )
 
 
 class Socket(Protocol):
@@ -226,7 +263,8 @@ class Hub:
         row = await self.store.load_table(code)
         if row is None:
             return None
-        table = LiveTable.from_row(row, bot_spec_for(row.level))
+        spec, note = table_bots(row.level, Rules.from_dict(row.rules).game)
+        table = LiveTable.from_row(row, spec, note)
         for action in await self.store.load_actions(code):
             table.apply(action.seat, action.action, action.actor)
         slot = TableSlot(table)

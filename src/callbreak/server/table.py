@@ -17,13 +17,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from callbreak.bots import Bot, make_bot
-from callbreak.cards import CARD_NAMES, parse_card
 from callbreak.engine import IllegalAction, Match
-from callbreak.engine.deal import PLAY
+from callbreak.engine.deal import Deal
+from callbreak.engine.games import points_taken
 from callbreak.points import Points
 from callbreak.record import match_record
 from callbreak.rules import Rules
 from callbreak.server.store import SeatRow, TableRow
+
+SECRET_PHASES = frozenset({"discard", "exchange"})
+"""Phases whose actions are cards thrown face down: only the seat that threw one may see it
+(the others learn that a card went, from the observation, never which)."""
 
 FAST_BOTS = frozenset({"heuristic", "random"})
 """Bots quick enough to answer on the event loop; any other thinks in a worker thread."""
@@ -64,9 +68,11 @@ class LiveTable:
     _bots: dict[int, Bot] = field(default_factory=dict)
     _rules_view: tuple[dict[str, Any], dict[str, Any]] | None = None
     _scoreboard: list[dict[str, Any]] = field(default_factory=list)
+    bot_note: str | None = None
+    """Why the bots are not the level's own (its bot does not play this game), if they are not."""
 
     @classmethod
-    def from_row(cls, row: TableRow, bot_spec: str) -> LiveTable:
+    def from_row(cls, row: TableRow, bot_spec: str, bot_note: str | None = None) -> LiveTable:
         rules = Rules.from_dict(row.rules)
         return cls(
             code=row.code,
@@ -79,6 +85,7 @@ class LiveTable:
             grace_s=row.grace_s,
             seats=row.seats,
             match=Match(rules, seed=row.seed),
+            bot_note=bot_note,
         )
 
     def reset(self) -> None:
@@ -92,14 +99,19 @@ class LiveTable:
     def canonical(self, action: Any) -> Any:
         """The action in the form the log stores: a card's canonical name, else as given.
 
-        Cards may come as ``10s`` or ``1S``; the engine judges legality either way,
-        but the log (and every client) should see one spelling of a card.
+        Cards may come as ``10s`` or ``1S`` (a Rook card as ``1r``); the engine judges
+        legality either way, but the log (and every client) should see one spelling
+        of a card.  Words (``pass``, ``in``, a trump letter) are not cards and pass
+        through unchanged for the engine to judge.
         """
-        if self.match.deal.phase == PLAY and isinstance(action, str):
+        deal = self.match.deal
+        if isinstance(action, str) and action not in deal.legal():
+            deck = deal.deck
             try:
-                return CARD_NAMES[parse_card(action)]
+                return deck.names[deck.parse(action)]
             except ValueError as error:
-                raise IllegalAction(str(error), "card") from None
+                if deal.phase == "play":
+                    raise IllegalAction(str(error), "card") from None
         return action
 
     def apply(self, seat: int, action: Any, actor: str) -> Any:
@@ -113,16 +125,18 @@ class LiveTable:
             raise IllegalAction(f"seat {seat} is not to act", "turn")
         action = self.canonical(action)
         deal = match.deal
+        phase = deal.phase
         tricks_before = len(deal.history)
         match.act(action)
         if len(deal.history) > tricks_before:
             leader, cards, winner = deal.history[-1]
             self.last_trick = {
                 "leader": leader,
-                "cards": [CARD_NAMES[c] for c in cards],
+                "cards": [deal.deck.names[c] for c in cards],
+                "seats": trick_seats(deal, leader, len(cards)),
                 "winner": winner,
             }
-        self.last = {"seq": self.seq, "seat": seat, "action": action, "by": actor}
+        self.last = {"seq": self.seq, "seat": seat, "action": action, "by": actor, "phase": phase}
         self.seq += 1
         if match.over:
             self.status = "finished"
@@ -197,11 +211,20 @@ class LiveTable:
                 "host": viewer == self.host_seat,
             },
             "obs": observation,
-            "last": self.last,
+            "last": self.last_for(viewer),
             "last_trick": self.last_trick,
             "deals": self.scoreboard(),
             "result": result,
         }
+
+    def last_for(self, viewer: int | None) -> dict[str, Any] | None:
+        """The last action as ``viewer`` may see it: a card thrown face down only by its owner."""
+        last = self.last
+        if last is None or last["phase"] not in SECRET_PHASES or viewer == last["seat"]:
+            return last
+        if last["action"] == "done":
+            return last
+        return {**last, "action": None}
 
     def scoreboard(self) -> list[dict[str, Any]]:
         """``scoreboard(match)``, kept as it grows (finished deals never change)."""
@@ -221,11 +244,19 @@ class LiveTable:
                 self.rules.to_dict(),
                 {k: (v.json() if isinstance(v, Points) else v) for k, v in changed},
             )
+        shape = self.rules.shape
         return {
             "code": self.code,
             "status": self.status,
             "host_seat": self.host_seat,
             "level": self.level,
+            "bots": self.bot_spec,
+            "bot_note": self.bot_note,
+            "title": self.rules.title,
+            "game": self.rules.game,
+            "deck": shape.deck,
+            "lowest_wins": shape.lowest_wins,
+            "start": shape.start,
             "grace_s": self.grace_s,
             "rules": self._rules_view[0],
             "changed": self._rules_view[1],
@@ -244,18 +275,30 @@ class LiveTable:
 
 
 def public_observation(match: Match) -> dict[str, Any]:
-    """A spectator's view: an observation with everything private to its seat removed."""
-    observation = match.observation(0).to_dict()
+    """A spectator's view: built from the public facts alone (no seat's hand, nest or partner)."""
+    observation = match.public_observation().to_dict()
     del observation["rules"]
     observation["seat"] = None
-    observation["hand"] = []
-    observation["legal"] = []
     return observation
 
 
+def trick_seats(deal: Deal, leader: int, count: int) -> list[int]:
+    """The seat that played each of a trick's first ``count`` cards (seats that dropped skip)."""
+    order = list(deal.active)
+    at = order.index(leader)
+    return (order[at:] + order[:at])[:count]
+
+
 def scoreboard(match: Match, start: int = 0) -> list[dict[str, Any]]:
-    """Every finished deal's public outcome: calls, tricks, points and running totals (tenths)."""
+    """Every finished deal's public outcome, for any game of the family.
+
+    What was public at the table: calls or the auction (bids, contract, declarer,
+    trump), who dropped, tricks, card points won (Rook), the partner once revealed,
+    points and running totals.  A deal ended before its play says why (``void``
+    thrown in, ``unplayed`` decided without play).
+    """
     rows = []
+    game = match.rules.game
     for entry in match.entries[start:]:
         deal = entry.deal
         points = deal.points
@@ -263,12 +306,37 @@ def scoreboard(match: Match, start: int = 0) -> list[dict[str, Any]]:
             {
                 "number": entry.number,
                 "dealer": deal.dealer,
-                "calls": list(deal.calls),
+                "calls": list(deal.calls) if game == "callbreak" else None,
+                "bids": [[seat, bid] for seat, bid in deal.bids],
+                "last_bids": last_bids(deal),
+                "contract": deal.contract,
+                "declarer": deal.declarer,
+                "trump": deal.trump,
+                "upcard": None if deal.upcard is None else deal.deck.names[deal.upcard],
+                "partner_card": (
+                    None if deal.partner_card is None else deal.deck.names[deal.partner_card]
+                ),
+                "partner": deal.partner
+                if deal.partner_card is not None and deal.partner_known
+                else None,
+                "dealt_in": list(deal.dealt_in),
+                "dropped": sorted(deal.dropped),
+                "settled": deal.settled,
                 "tricks": list(deal.tricks),
+                "card_points": points_taken(deal) if game == "rook" else None,
                 "points": None if points is None else [str(p) for p in points],
                 "totals": [str(t) for t in entry.totals],
                 "void": deal.void_reason,
+                "unplayed": deal.unplayed,
                 "tie_break": entry.tie_break,
             }
         )
     return rows
+
+
+def last_bids(deal: Deal) -> list[int | str | None]:
+    """Each seat's last word in the auction (a bid or "pass"), None where it said nothing."""
+    out: list[int | str | None] = [None] * deal.players
+    for seat, bid in deal.bids:
+        out[seat] = bid
+    return out

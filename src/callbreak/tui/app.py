@@ -27,16 +27,26 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Static
 
-from callbreak.cards import CARD_NAMES, SUIT_SYMBOLS, SUITS, parse_card
+from callbreak.cards import SUIT_SYMBOLS, SUITS
 from callbreak.engine import Action, IllegalAction, Observation, TrickView
-from callbreak.engine.deal import misdeal_reason
-from callbreak.engine.tricks import trick_winner_offset
+from callbreak.engine.games import SPECS
 from callbreak.tui.advice import explain
+from callbreak.tui.phases import (
+    CARD_PHASES,
+    deal_facts,
+    deck_of,
+    face,
+    phase_face,
+    said,
+    seat_facts,
+    seat_places,
+    trick_winner,
+)
 from callbreak.tui.render import (
     chip,
     deal_table,
-    face,
     render_calls,
+    render_said,
     render_trick,
     rules_summary,
     rules_table,
@@ -46,10 +56,6 @@ from callbreak.tui.render import (
 from callbreak.tui.screens import ChoiceScreen, InfoScreen
 from callbreak.tui.session import DealResult, Session
 from callbreak.tui.widgets import ChoiceBar, HandView, KeyBar
-
-RANK_KEYS = "23456789tjqka1"
-"""Keys that start typing a card (``1`` for ``10`` or the Bhoos ace)."""
-SUIT_KEYS = "shdc"
 
 KEYS_HELP: tuple[tuple[str, str], ...] = (
     ("← →", "move along your cards (or the calls); ↑ ↓ jump to the next legal card"),
@@ -68,6 +74,50 @@ KEYS_HELP: tuple[tuple[str, str], ...] = (
     ("?", "this help"),
     ("Ctrl-C", "leave (asks first; the record, if any, is kept)"),
 )
+"""The keys of Call Break; ``keys_help`` adds or leaves out lines by the game's phases."""
+
+
+def keys_help(rules: Any) -> list[tuple[str, str]]:
+    """The keys of the game in force: the common ones, then those of the phases it has."""
+    phases = {phase.name for phase in SPECS[rules.game].phases}
+    rook = rules.shape.deck == "rook"
+    keys = list(KEYS_HELP[:2])
+    if rook:
+        keys.append(("1r, 14g, 10b", "type a card: number then colour (R Y G B)"))
+        keys.append(("r y g b", "on their own: jump to that colour (or name it trump)"))
+    else:
+        keys.append(KEYS_HELP[2])
+        suits = "on their own: jump to that suit"
+        keys.append(("s h d c", suits + (" (or name it trump)" if "trump" in phases else "")))
+    if "call" in phases:
+        keys.append(KEYS_HELP[4])
+    if "auction" in phases:
+        keys.append(("0–9, x", "type your bid, then Enter; x passes"))
+    if "misdeal" in phases or "declare" in phases:
+        keys.append(KEYS_HELP[5])
+    if "drop" in phases:
+        keys.append(("y / n", "play this deal / sit it out"))
+    if "settle" in phases:
+        keys.append(("t / g", "take −5 yourself / give +5 to every other seat"))
+    if "exchange" in phases:
+        keys.append(("x", "done exchanging (Enter throws the card under the cursor)"))
+    if "discard" in phases:
+        keys.append(("Enter", "after taking the nest: lay the card under the cursor away"))
+    if "partner" in phases:
+        keys.append(("1g, 14r", "type the partner card you call, or ← → and Enter"))
+    keys += KEYS_HELP[6:]
+    return keys
+
+
+_PHASE_VERBS = {
+    "trump": "name trump",
+    "drop": "play or sit out",
+    "settle": "take or give",
+    "exchange": "exchange",
+    "discard": "lay cards away",
+    "partner": "call a partner",
+}
+"""What the seat to act is doing, for the middle of the table before the play."""
 
 
 class Drawn(Widget):
@@ -89,17 +139,34 @@ class Drawn(Widget):
 
 
 class TableScreen(Screen[None]):
-    """The table: seats around, the trick in the middle, the hand along the bottom."""
+    """The table: seats around, the trick in the middle, the hand along the bottom.
+
+    The seats are laid out from the number of players alone (``seat_places``):
+    the person at the bottom, the others up the right, along the top and down
+    the left, each a ``Static`` with the id ``place-N`` (N: seats after the person).
+    """
+
+    def __init__(self, players: int = 4) -> None:
+        super().__init__()
+        self.players = players
 
     def compose(self) -> ComposeResult:
+        right, top, left = seat_places(self.players)
         yield Drawn(id="topbar")
         with Vertical(id="table"):
-            yield Static(id="north", classes="seat")
+            if top:
+                with Horizontal(id="top", classes="several" if len(top) > 1 else ""):
+                    for place in top:
+                        yield Static(id=f"place-{place}", classes="seat top")
             with Horizontal(id="middle"):
-                yield Static(id="west", classes="seat side")
+                with Vertical(id="left"):
+                    for place in left:
+                        yield Static(id=f"place-{place}", classes="seat side")
                 yield Drawn(id="trick", centred=True)
-                yield Static(id="east", classes="seat side")
-            yield Static(id="south", classes="seat")
+                with Vertical(id="right"):
+                    for place in right:
+                        yield Static(id=f"place-{place}", classes="seat side")
+            yield Static(id="place-0", classes="seat bottom")
         yield ChoiceBar(id="choices")
         yield HandView(id="hand")
         yield Static(id="status")
@@ -152,11 +219,16 @@ class CallBreakApp(App[None]):
         height: 1fr; min-height: 9;
         border: round $primary; background: #0f3b24; color: #e8f0e8;
     }
-    #north, #south { height: 2; width: 1fr; text-align: center; content-align: center middle; }
+    #top { height: 2; }
+    #top.several { height: 3; }
+    .top, .bottom { height: 1fr; width: 1fr; text-align: center; content-align: center middle; }
+    .bottom { height: 2; }
     #middle { height: 1fr; }
-    #west, #east { width: 1fr; height: 1fr; text-align: center; content-align: center middle; }
+    #left, #right { width: 1fr; height: 1fr; }
+    .side { width: 1fr; height: 1fr; text-align: center; content-align: center middle; }
     #trick { width: 2fr; height: 1fr; content-align: center middle; }
     .seat.turn { background: #2f6f4a; text-style: bold; }
+    .seat.away { color: #7f9a88; text-style: italic; }
     #choices { height: 1; margin: 0 1; }
     #hand { height: 4; }
     #status { height: 1; padding: 0 1; text-style: bold; }
@@ -174,8 +246,11 @@ class CallBreakApp(App[None]):
         """idle | human | bot | pause | modal: what the table is waiting for."""
         self.generation = 0
         self.actions = 0
+        self.own_actions = 0
+        """The person's own actions taken (``actions`` counts the bots' too)."""
         self.cursor = 0
         self.typed = ""
+        notice = notice or session.notice
         self.message: Text = Text(notice)
         self.message_kind = "hint" if notice else ""
         self.show_last = False
@@ -188,7 +263,7 @@ class CallBreakApp(App[None]):
 
     # ----------------------------------------------------------------- set-up
     def on_mount(self) -> None:
-        self.push_screen(TableScreen())
+        self.push_screen(TableScreen(self.session.players))
         self.call_later(self.step)
 
     @property
@@ -277,7 +352,7 @@ class CallBreakApp(App[None]):
         completed = self._progress() != tricks_before
         delay = self.pause * (2 if completed else 1)
         self.show_last = completed
-        self._advance(delay if seen.phase in ("call", "play", "misdeal") else 0)
+        self._advance(delay if phase_face(seen.phase).pause else 0)
 
     def _advance(self, delay: float) -> None:
         """Go on after ``delay`` seconds (0, or fast mode: at once); space or a click skips."""
@@ -320,10 +395,10 @@ class CallBreakApp(App[None]):
         """Put the cursor somewhere useful when the person's turn begins."""
         view = self.session.view()
         self.typed = ""
-        if view.phase == "play":
-            hand = sort_hand(view.hand)
+        if view.phase in CARD_PHASES:
+            hand = self._hand(view)
             legal = set(view.legal)
-            if not hand:
+            if not hand or not legal & set(hand):
                 return
             self.cursor = min(self.cursor, len(hand) - 1)
             if hand[self.cursor] not in legal:
@@ -343,6 +418,7 @@ class CallBreakApp(App[None]):
             self.redraw()
             return False
         self.actions += 1
+        self.own_actions += 1
         self.typed = ""
         self._set_message(self._describe(self.session.name, view, action), "")
         completed = self._progress() != before
@@ -354,16 +430,19 @@ class CallBreakApp(App[None]):
     def play(self, card: str) -> None:
         """A card chosen by click, Enter or typing."""
         view = self.session.view()
-        if self.state == "human" and view.phase == "play":
+        if self.state == "human" and view.phase in CARD_PHASES:
             self.act(card)
         elif self.state == "pause":
             self.skip()
 
     def choose(self, value: Any) -> None:
-        """An option of the choice bar (a call, a yes/no answer)."""
-        view = self.session.view()
-        if self.state == "human" and view.phase in ("call", "misdeal", "declare"):
+        """An option of the choice bar (a call, a bid, an answer, "done")."""
+        if self.state == "human":
             self.act(value)
+
+    def _hand(self, view: Observation) -> list[str]:
+        """The person's hand in the order it is drawn (by suit, high cards first)."""
+        return sort_hand(view.hand, deck_of(view))
 
     def press(self, action: str) -> None:
         """A key's action, from the keyboard or a click on the key bar."""
@@ -387,6 +466,8 @@ class CallBreakApp(App[None]):
             self._enter()
         elif action == "quit":
             self.action_request_quit()
+        elif action.startswith("key:"):
+            self.table_key(action[4:], action[4:])
 
     def table_key(self, key: str, character: str | None) -> bool:
         """Keys on the table; True when the key was used."""
@@ -415,85 +496,13 @@ class CallBreakApp(App[None]):
         if key == "enter":
             self._enter()
             return True
-        if view.phase == "play":
-            return self._play_key(view, key, char)
-        if view.phase == "call":
-            return self._call_key(view, key, char)
-        if view.phase in ("misdeal", "declare"):
-            bar = self.table.query_one(ChoiceBar)
-            if key in ("left", "right", "tab", "shift+tab"):
-                bar.move(-1 if key in ("left", "shift+tab") else 1)
-                return True
-            if char in ("y", "n"):
-                self.act(char == "y")
-                return True
-        return False
-
-    def _enter(self) -> None:
-        if self.state == "pause":
-            self.skip()
-            return
-        if self.state != "human":
-            return
-        view = self.session.view()
-        if view.phase == "play":
-            hand = sort_hand(view.hand)
-            if hand:
-                self.act(hand[min(self.cursor, len(hand) - 1)])
-        else:
-            bar = self.table.query_one(ChoiceBar)
-            if bar.active:
-                self.act(bar.value)
-
-    def _play_key(self, view: Observation, key: str, char: str) -> bool:
-        hand = sort_hand(view.hand)
-        legal = [i for i, c in enumerate(hand) if c in set(view.legal)]
-        if key in ("left", "right"):
-            self.cursor = (self.cursor + (1 if key == "right" else -1)) % len(hand)
-        elif key in ("up", "down") and legal:
-            step = 1 if key == "up" else -1
-            ahead = [i for i in legal if (i - self.cursor) * step > 0]
-            if ahead:
-                self.cursor = min(ahead) if step > 0 else max(ahead)
-            else:
-                self.cursor = legal[0] if step > 0 else legal[-1]
-        elif key == "home":
-            self.cursor = 0
-        elif key == "end":
-            self.cursor = len(hand) - 1
-        elif key == "backspace":
-            self.typed = self.typed[:-1]
-        elif char and char in SUIT_KEYS and self.typed:
-            typed, self.typed = self.typed + char, ""
-            try:
-                card = CARD_NAMES[parse_card(typed)]
-            except ValueError:
-                self._set_message(f"{typed} is not a card: type rank then suit, e.g. as, td", "")
-                self.redraw()
-                return True
-            if card in hand:
-                self.cursor = hand.index(card)
-            self.act(card)
+        described = phase_face(view.phase)
+        answer = described.keys.get(char) if char else None
+        if answer is not None and answer in view.legal and not self.typed:
+            self.act(answer)
             return True
-        elif char and char in SUIT_KEYS:
-            suit = char.upper()
-            in_suit = [i for i, c in enumerate(hand) if c[-1] == suit]
-            if in_suit:
-                legal_in_suit = [i for i in in_suit if i in legal]
-                self.cursor = (legal_in_suit or in_suit)[0]
-            else:
-                name = ("spades", "hearts", "diamonds", "clubs")[SUITS.index(suit)]
-                self._set_message(f"You hold no {name}.", "")
-        elif char == "0" and self.typed == "1":
-            self.typed = "10"
-        elif char and char in RANK_KEYS:
-            self.typed = char
-        else:
-            return False
-        self.redraw()
-        return True
-
-    def _call_key(self, view: Observation, key: str, char: str) -> bool:
+        if view.phase in CARD_PHASES:
+            return self._card_key(view, key, char, self._hand(view))
         bar = self.table.query_one(ChoiceBar)
         if key in ("left", "right", "tab", "shift+tab"):
             bar.move(-1 if key in ("left", "shift+tab") else 1)
@@ -502,18 +511,109 @@ class CallBreakApp(App[None]):
             bar.cursor = 0
         elif key == "end":
             bar.cursor = len(bar.options) - 1
-        elif char.isdigit():
-            typed = self.typed + char
-            if not bar.select(int(typed)):
-                typed = char
-                bar.select(int(typed))
-            self.typed = typed
         elif key == "backspace":
             self.typed = self.typed[:-1]
+        elif described.typed_number and char.isdigit():
+            self._type_number(bar, char)
+        elif described.typed_card and char:
+            return self._card_key(view, key, char, [])
         else:
             return False
         self.redraw()
         return True
+
+    def _type_number(self, bar: ChoiceBar, char: str) -> None:
+        """Digits pick a call or bid on the bar: kept while some option starts with them."""
+        labels = [str(value) for _, value in bar.options]
+        typed = self.typed + char
+        if not any(label.startswith(typed) for label in labels):
+            typed = char if any(label.startswith(char) for label in labels) else ""
+        self.typed = typed
+        if typed:
+            bar.select(int(typed))
+
+    def _enter(self) -> None:
+        if self.state == "pause":
+            self.skip()
+            return
+        if self.state != "human":
+            return
+        view = self.session.view()
+        hand = self._hand(view)
+        if view.phase in CARD_PHASES and hand:
+            self.act(hand[min(self.cursor, len(hand) - 1)])
+        else:
+            bar = self.table.query_one(ChoiceBar)
+            if bar.active:
+                self.act(bar.value)
+
+    def _card_key(self, view: Observation, key: str, char: str, hand: list[str]) -> bool:
+        """Keys that move along the hand or type a card (rank then suit: ``as``, ``14g``).
+
+        ``hand`` is empty when the card is typed but not picked from the hand (the
+        Rook partner card): then a typed card answers, and arrows move the choice bar.
+        """
+        deck = deck_of(view)
+        suits = deck.suits.lower()
+        spellings = [name.lower() for name in deck.inputs]
+        legal = [i for i, c in enumerate(hand) if c in set(map(str, view.legal))]
+        if hand and key in ("left", "right"):
+            self.cursor = (self.cursor + (1 if key == "right" else -1)) % len(hand)
+        elif hand and key in ("up", "down") and legal:
+            step = 1 if key == "up" else -1
+            ahead = [i for i in legal if (i - self.cursor) * step > 0]
+            if ahead:
+                self.cursor = min(ahead) if step > 0 else max(ahead)
+            else:
+                self.cursor = legal[0] if step > 0 else legal[-1]
+        elif hand and key == "home":
+            self.cursor = 0
+        elif hand and key == "end":
+            self.cursor = len(hand) - 1
+        elif key == "backspace":
+            self.typed = self.typed[:-1]
+        elif char and char in suits and self.typed:
+            typed, self.typed = self.typed + char, ""
+            try:
+                card = deck.names[deck.parse(typed)]
+            except ValueError:
+                self._set_message(f"{typed} is not a card: {self._spelling(view)}", "")
+                self.redraw()
+                return True
+            if card in hand:
+                self.cursor = hand.index(card)
+            self.act(card)
+            return True
+        elif char and char in suits and hand:
+            suit = char.upper()
+            in_suit = [i for i, c in enumerate(hand) if c[-1] == suit and c != "ROOK"]
+            if in_suit:
+                legal_in_suit = [i for i in in_suit if i in legal]
+                self.cursor = (legal_in_suit or in_suit)[0]
+            else:
+                name = deck.suit_names[deck.suits.index(suit)]
+                self._set_message(f"You hold no {name}.", "")
+        elif char and any(s.startswith(self.typed + char) for s in spellings):
+            self.typed += char
+            whole = self.typed
+            if whole in spellings and not any(
+                s != whole and s.startswith(whole) for s in spellings
+            ):
+                self.typed = ""  # a card spelt out in full (ROOK): nothing can follow
+                self.act(deck.names[deck.parse(whole)])
+                return True
+        elif char and any(s.startswith(char) for s in spellings):
+            self.typed = char
+        else:
+            return False
+        self.redraw()
+        return True
+
+    @staticmethod
+    def _spelling(view: Observation) -> str:
+        if view.rules.shape.deck == "rook":
+            return "type number then colour, e.g. 1r, 14g"
+        return "type rank then suit, e.g. as, td"
 
     # ---------------------------------------------------------------- hints
     def hint(self) -> None:
@@ -554,11 +654,10 @@ class CallBreakApp(App[None]):
         self._hint_busy = False
         if token != (self.generation, self.actions) or self.state != "human":
             return
-        if view.phase == "play":
+        if view.phase in CARD_PHASES and str(action) in view.hand:
             card = str(action)
-            hand = sort_hand(view.hand)
-            if card in hand:
-                self.cursor = hand.index(card)
+            hand = self._hand(view)
+            self.cursor = hand.index(card)
             what = face(card)
         elif view.phase == "call":
             self.table.query_one(ChoiceBar).select(action)
@@ -566,10 +665,13 @@ class CallBreakApp(App[None]):
         elif view.phase == "misdeal":
             what = "claim a redeal" if action else "play on"
             self.table.query_one(ChoiceBar).select(action)
-        else:
+        elif view.phase == "declare":
             what = "declare" if action else "keep your voids quiet"
             self.table.query_one(ChoiceBar).select(action)
-        self._set_message(f"Hint: {what} — {reason}", "hint")
+        else:
+            self.table.query_one(ChoiceBar).select(action)
+            what = phase_face(view.phase).tell(view, action, True)
+        self._set_message(f"Hint: {what}" + (f" — {reason}" if reason else ""), "hint")
         self.redraw()
 
     # ------------------------------------------------------------- messages
@@ -578,30 +680,20 @@ class CallBreakApp(App[None]):
         self.message_kind = kind
 
     def _describe(self, name: str, view: Observation, action: Action) -> str:
-        """One line on what a seat just did, from what everyone saw ("You play", "East plays")."""
+        """One line on what a seat just did, from what everyone saw ("You play", "East plays").
 
-        def says(base: str, third: str) -> str:
-            return f"{name} {base if name == 'You' else third}"
-
-        if view.phase == "call":
-            return says("call", "calls") + f" {action}."
-        if view.phase == "misdeal":
-            return (
-                (says("claim", "claims") + " a misdeal.")
-                if action
-                else says("play", "plays") + " on."
-            )
-        if view.phase == "declare":
-            return says("declare", "declares") + (" a void." if action else " nothing.")
+        The phase's own words (``phases.PHASES``) tell it; a card a bot lays face
+        down is told as "a card", never by name.
+        """
+        mine = name == "You"
+        line = f"{name} {phase_face(view.phase).tell(view, action, mine)}."
         if view.phase == "play":
-            line = says("play", "plays") + f" {face(str(action))}."
             after = self.session.view()
             if after.history and len(after.history) > len(view.history):
                 last = after.history[-1]
                 assert last.winner is not None
                 line += f" {self.session.seat_name(last.winner)} won the trick."
-            return line
-        return ""
+        return line
 
     # ------------------------------------------------------------- drawing
     def redraw(self) -> None:
@@ -614,20 +706,24 @@ class CallBreakApp(App[None]):
         view = session.view()
         names = [session.seat_name(s) for s in range(session.players)]
         table.query_one("#topbar", Drawn).show(partial(self._topbar, view))
-        places = {0: "#south", 1: "#east", 2: "#north", 3: "#west"}
+        _right, top, _left = seat_places(session.players)
+        wide_places = {0} | (set(top) if len(top) == 1 else set())
         for seat in range(session.players):
             place = (seat - session.human) % session.players
-            widget = table.query_one(places[place], Static)
-            widget.update(self._seat_text(view, seat, wide=place in (0, 2)), layout=False)
+            widget = table.query_one(f"#place-{place}", Static)
+            widget.update(self._seat_text(view, seat, wide=place in wide_places), layout=False)
             widget.set_class(view.to_act == seat and not session.over, "turn")
+            away = seat in view.dropped or bool(view.dealt_in and seat not in view.dealt_in)
+            widget.set_class(away, "away")
         table.query_one("#trick", Drawn).show(partial(self._middle, view, names))
         self._draw_choices(table, view)
-        hand = sort_hand(view.hand)
-        playing = self.state == "human" and view.phase == "play"
+        hand = self._hand(view)
+        picking = self.state == "human" and view.phase in CARD_PHASES
+        legal = frozenset(str(c) for c in view.legal) & frozenset(hand)
         table.query_one(HandView).show(
             hand,
-            frozenset(str(c) for c in view.legal) if playing else None,
-            min(self.cursor, len(hand) - 1) if playing and hand else None,
+            legal if picking else None,
+            min(self.cursor, len(hand) - 1) if picking and hand else None,
         )
         table.query_one("#status", Static).update(self._status(view), layout=False)
         message = table.query_one("#message", Static)
@@ -640,10 +736,17 @@ class CallBreakApp(App[None]):
     def _topbar(self, view: Observation, width: int, height: int) -> RenderableType:
         session, rules = self.session, self.session.rules
         deals = f"/{rules.match_deals}" if rules.match_end == "deals" else ""
+        if rules.shape.lowest_wins:
+            deals = ""  # a countdown match runs until a score reaches 0
         deal = f"Deal {view.deal_number}{deals}" + (" · tie-break" if session.tie_break else "")
-        parts = [f"Call Break · {rules.name}", deal, f"dealer {session.seat_name(view.dealer)}"]
+        game = f"{rules.title} · {rules.name}"
+        if len(game) > 24:  # the preset's name only where it fits beside the title
+            game = rules.title
+        parts = [game, deal, f"dealer {session.seat_name(view.dealer)}"]
         if view.phase == "play":
             parts.append(f"trick {min(view.trick_number + 1, rules.hand_size)}/{rules.hand_size}")
+        if rules.shape.lowest_wins:
+            parts.append("lowest wins")
         if self.fast:
             parts.append("fast")
         grid = Table.grid(expand=True)
@@ -662,12 +765,9 @@ class CallBreakApp(App[None]):
             head.append(f" · {kind}", style="italic")
         if view.dealer == seat:
             head.append(" (dealer)")
-        call = view.calls[seat]
-        if call is None:
-            shown = "…" if self.thinking == seat and view.phase == "call" else "–"
-        else:
-            shown = str(call)
-        facts = [f"call {shown}", f"won {view.tricks_won[seat]}"]
+        facts = seat_facts(view, seat)
+        if self.thinking == seat and view.phase == "call" and view.calls[seat] is None:
+            facts[0] = "call …"
         total = view.totals[seat] if view.totals is not None else None
         total_text = f"total {total}" if total is not None else ""
         if view.counting_seats is not None and seat not in view.counting_seats:
@@ -702,10 +802,14 @@ class CallBreakApp(App[None]):
             return render_calls(
                 order, names, view.calls, to_act=view.to_act, title=title, footer=footer
             )
+        facts = deal_facts(view, names)
+        if view.phase not in ("play", "over", "void"):
+            return self._before_play(view, names, facts, height)
+        playing = view.active or tuple(range(players))
         trick = view.trick
         if trick.cards:
-            cards = [parse_card(c) for c in trick.cards]
-            winning = trick.seats(players)[trick_winner_offset(cards, session.rules.trump_suit)]
+            winning = trick_winner(view, trick)
+            assert winning is not None
             title = f"Trick {view.trick_number + 1} · {names[trick.leader]} led"
             footer = f"{names[winning]} is winning"
             return render_trick(
@@ -717,6 +821,8 @@ class CallBreakApp(App[None]):
                 height=height,
                 title=title,
                 footer=footer,
+                facts=facts,
+                playing=playing,
             )
         if view.history:
             last = view.history[-1]
@@ -735,6 +841,8 @@ class CallBreakApp(App[None]):
                 height=height,
                 title=title,
                 footer=footer,
+                facts=facts,
+                playing=playing,
             )
         leader = names[view.to_act] if view.to_act is not None else ""
         empty = TrickView(view.dealer, (), None)
@@ -747,33 +855,62 @@ class CallBreakApp(App[None]):
             height=height,
             title="Trick 1",
             footer=f"{leader} leads" if leader else "",
+            facts=facts,
+            playing=playing,
+        )
+
+    def _before_play(
+        self, view: Observation, names: list[str], facts: str, height: int
+    ) -> RenderableType:
+        """The middle before the tricks: what each seat said this phase, the deal's facts."""
+        players = self.session.players
+        seats = view.dealt_in or tuple(range(players))
+        order = sorted(seats, key=lambda s: (s - view.dealer - 1) % players)
+        shown = [said(view, seat) for seat in range(players)]
+        title = f"Deal {view.deal_number} · {view.phase}"
+        if view.phase == "auction":
+            bids = [b for _, b in view.bids if b != "pass"]
+            footer = f"high bid {max(map(int, bids))}" if bids else "no bid yet"
+        elif view.to_act is not None:
+            footer = f"{names[view.to_act]} to {_PHASE_VERBS.get(view.phase, 'act')}"
+        else:
+            footer = ""
+        return render_said(
+            order,
+            names,
+            shown,
+            to_act=view.to_act,
+            title=title,
+            footer=footer,
+            facts=facts,
+            height=height,
         )
 
     def _draw_choices(self, table: TableScreen, view: Observation) -> None:
         bar = table.query_one(ChoiceBar)
         human = self.state == "human"
-        if human and view.phase == "call":
-            options = [(str(c), c) for c in view.legal]
+        described = phase_face(view.phase)
+        if human and view.phase not in CARD_PHASES:
+            options = described.options(view)
             if bar.options != options:
                 start = next((i for i, (_, c) in enumerate(options) if c == 3), 0)
-                bar.offer("Your call:", options, start)
-            return
-        if human and view.phase == "misdeal":
-            reason = misdeal_reason(view.rules, view.hand_mask) or "a weak hand"
-            options = [("Claim a redeal (y)", True), ("Play on (n)", False)]
-            if bar.options != options:
-                bar.offer(f"Misdeal? Your hand has {reason}:", options)
-            return
-        if human and view.phase == "declare":
-            options = [("Declare (y)", True), ("Keep quiet (n)", False)]
-            if bar.options != options:
-                bar.offer("Declare your void suits?", options)
+                bar.offer(described.prompt(view), options, start)
             return
         prompt = f"Your hand ({len(view.hand)})"
-        if human and view.phase == "play":
-            prompt += " · solid cards are legal"
+        if human:
+            if view.phase != "play":
+                prompt = described.prompt(view)
+            else:
+                prompt += " · solid cards are legal"
             if self.typed:
                 prompt += f" · typed: {self.typed.upper()}_"
+            options = described.options(view)
+            bar.offer(prompt, options, bar.cursor if bar.options == options else 0)
+            return
+        if view.dealt_in and self.session.human not in view.dealt_in:
+            prompt = "You are out of the game: the others play on"
+        elif self.session.human in view.dropped:
+            prompt = f"Your hand ({len(view.hand)}) · you sit this deal out"
         bar.offer(prompt, [])
 
     def _status(self, view: Observation) -> Text:
@@ -784,11 +921,7 @@ class CallBreakApp(App[None]):
             if view.phase == "call":
                 typed = f" (typed {self.typed})" if self.typed else ""
                 return Text(f"Your call{typed}: ← → and Enter, type the number, or click it")
-            if view.phase == "misdeal":
-                return Text("Your hand qualifies for a misdeal: y claims a redeal, n plays on")
-            if view.phase == "declare":
-                return Text("You hold a void: y declares it to the table, n keeps it quiet")
-            return Text("Your turn: ← → and Enter, type a card (as, td), or click one")
+            return Text(phase_face(view.phase).status)
         if self.state == "pause":
             return Text("space: go on" + ("" if self.fast else " · f: fast"), style="dim")
         if self.thinking is not None:
@@ -802,6 +935,9 @@ class CallBreakApp(App[None]):
         elif self.state == "human":
             if view.phase == "play":
                 keys += [("←→⏎", "play", "enter"), ("as", "type", "enter")]
+            elif view.phase in CARD_PHASES:
+                keys += [("←→⏎", "throw" if view.phase == "exchange" else "lay away", "enter")]
+                keys += [(k, str(v), f"key:{k}") for k, v in phase_face(view.phase).keys.items()]
             else:
                 keys += [("←→⏎", "choose", "enter")]
             keys.append(("i", "hint", "hint"))
@@ -845,6 +981,8 @@ class CallBreakApp(App[None]):
                 if made:
                     body.append(Text("Calls: " + ", ".join(made)))
         for result in scored:
+            if result.unplayed is not None:
+                body.append(Text(f"Not played out: {result.unplayed}.", style="bold"))
             body.append(deal_table(result, names))
             body.append(self._verdict(result))
         last = self._finished_last_trick() if scored else None
@@ -878,17 +1016,41 @@ class CallBreakApp(App[None]):
         )
 
     def _verdict(self, result: DealResult) -> Text:
-        """How the person's own call went, in words."""
+        """How the person's own call (or bid, or deal) went, in words."""
         session = self.session
         me = session.human
         call, won = result.calls[me], result.tricks[me]
         points = result.points[me] if result.points else None
-        if call is None or points is None:
+        if points is None:
+            return Text("")
+        if result.game != "callbreak":
+            return Text(self._family_verdict(result, points), style="bold")
+        if call is None:
             return Text("")
         made = session.rules.success(call, won)
         if made:
             return Text(f"You called {call} and won {won}: {points} points.", style="bold")
         return Text(f"You called {call} but won {won}: {points} points.", style="bold")
+
+    def _family_verdict(self, result: DealResult, points: Any) -> str:
+        """The person's deal in a game without calls: its bid, its part, its points."""
+        me = self.session.human
+        lower = " (lower is better)" if result.lowest_wins else ""
+        won = result.tricks[me]
+        tricks = f"{won} trick{'s' * (won != 1)}"
+        total = result.totals[me]
+        if result.dealt_in and me not in result.dealt_in:
+            return f"You are out of the game; your total stays {total}."
+        if me in result.dropped:
+            return f"You sat this deal out: {points} points, total {total}{lower}."
+        if me == result.declarer and result.contract is not None:
+            return (
+                f"You bid {result.contract} and won {tricks}: "
+                f"{points} points, total {total}{lower}."
+            )
+        if me == result.partner:
+            return f"You were the partner: {points} points, total {total}{lower}."
+        return f"You won {tricks}: {points} points, total {total}{lower}."
 
     def _finished_last_trick(self) -> Text | None:
         """The last trick of the deal that just ended, for its result screen."""
@@ -959,10 +1121,11 @@ class CallBreakApp(App[None]):
         keys = Table.grid(padding=(0, 2))
         keys.add_column(no_wrap=True, style="bold")
         keys.add_column()
-        for key, meaning in KEYS_HELP:
+        for key, meaning in keys_help(rules):
             keys.add_row(key, meaning)
         changed = rules.changed()
-        heading = f"Rules: {rules.name}" + (
+        title = "" if rules.game == "callbreak" else f"{rules.title} · "
+        heading = f"Rules: {title}{rules.name}" + (
             " with " + ", ".join(f"{k}={v}" for k, v in changed.items()) if changed else ""
         )
         body: list[RenderableType] = [
@@ -982,9 +1145,13 @@ class CallBreakApp(App[None]):
         body: list[RenderableType] = [scoresheet(session.results(), names, session.totals)]
         if not session.results():
             body.append(Text("No deal finished yet.", style="dim"))
-        body.append(
-            Text("Each cell: called/won, then the points; Σ is the running total.", style="dim")
-        )
+        if session.rules.game == "callbreak":
+            legend = "Each cell: called/won, then the points; Σ is the running total."
+        else:
+            legend = "Each cell: tricks won (the bidder's bid), then the points; Σ: running total."
+        if session.rules.shape.lowest_wins:
+            legend += " Lower is better."
+        body.append(Text(legend, style="dim"))
         self._info("Scoresheet", body, close_keys=("p",))
 
     def show_last_trick(self) -> None:

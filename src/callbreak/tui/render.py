@@ -21,20 +21,34 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from callbreak.cards import RANKS, SUIT_SYMBOLS, SUITS
+from callbreak.decks import STANDARD, Deck
 from callbreak.engine import TrickView
 from callbreak.points import Points
-from callbreak.rules import OPTIONS, Rules, option_text
+from callbreak.rules import OPTION_BY_NAME, Rules, option_text
+from callbreak.tui.phases import face, seat_places
 from callbreak.tui.session import DealResult
 
 SUIT_ORDER = "SHCD"
 """Left to right in the hand: spades (the trump) first, then colours alternating."""
 
 _RED = frozenset("HD")
+_ROOK_COLOURS = {"R": "red", "Y": "yellow", "G": "green", "B": "black"}
 
-FACE = {"black": "bold black on white", "red": "bold red3 on white"}
+FACE = {
+    "black": "bold black on white",
+    "red": "bold red3 on white",
+    "yellow": "bold dark_goldenrod on white",
+    "green": "bold green4 on white",
+    "rook": "bold magenta on white",
+}
 FACE_ILLEGAL = "grey50 on grey15"
-FACE_CURSOR = {"black": "bold black on yellow", "red": "bold red3 on yellow"}
+FACE_CURSOR = {
+    "black": "bold black on yellow",
+    "red": "bold red3 on yellow",
+    "yellow": "bold dark_goldenrod on bright_yellow",
+    "green": "bold green4 on yellow",
+    "rook": "bold magenta on yellow",
+}
 BORDER = "bold"
 BORDER_ILLEGAL = "grey42"
 BORDER_CURSOR = "bold yellow"
@@ -44,13 +58,13 @@ _SOLID = ("╭", "─", "╮", "│", "╰", "╯")
 _DOTTED = ("┌", "┄", "┐", "┆", "└", "┘")
 
 
-def face(name: str) -> str:
-    """A card as people read it: rank and suit symbol, ``A♠``, ``T♥``."""
-    return name[:-1] + SUIT_SYMBOLS[SUITS.index(name[-1])]
-
-
 def colour(name: str) -> str:
-    return "red" if name[-1] in _RED else "black"
+    """The ink of a card: red or black, a Rook colour, or the Rook bird's own."""
+    if name == "ROOK":
+        return "rook"
+    if len(name) == 2 and name[-1] in "SHDC":
+        return "red" if name[-1] in _RED else "black"
+    return _ROOK_COLOURS.get(name[-1], "black")
 
 
 def chip(name: str, *, pad: int = 1) -> Text:
@@ -58,9 +72,21 @@ def chip(name: str, *, pad: int = 1) -> Text:
     return Text(" " * pad + face(name) + " " * pad, style=FACE[colour(name)])
 
 
-def sort_hand(cards: Sequence[str]) -> list[str]:
-    """Cards grouped by suit in ``SUIT_ORDER``, highest first within a suit."""
-    return sorted(cards, key=lambda c: (SUIT_ORDER.index(c[-1]), -RANKS.index(c[0])))
+def sort_hand(cards: Sequence[str], deck: Deck = STANDARD) -> list[str]:
+    """Cards grouped by suit (``SUIT_ORDER`` for the standard deck), highest first in a suit.
+
+    "Highest" is the deck's own order, so Donut's reversed deal puts the 2 first
+    and a placed Rook sits among the trump colour; an unplaced Rook goes last.
+    """
+    order = SUIT_ORDER if deck.suits == STANDARD.suits else deck.suits
+
+    def key(name: str) -> tuple[int, int]:
+        card = deck.parse(name)
+        suit = card // deck.stride
+        place = order.index(deck.suits[suit]) if suit < len(deck.suits) else len(order)
+        return place, -card
+
+    return sorted(cards, key=key)
 
 
 # ---------------------------------------------------------------------- the hand
@@ -82,16 +108,24 @@ class HandLayout:
         return None
 
 
-_SIZES = ((6, 1, 3, True), (4, 1, 2, True), (4, 0, 1, True), (3, 0, 1, False))
-"""(card width, gap, extra gap between suits, boxed), tried from the roomiest down."""
+def _sizes(label: int) -> tuple[tuple[int, int, int, bool], ...]:
+    """(card width, gap, extra gap between suits, boxed), tried from the roomiest down,
+    for faces ``label`` characters wide (2 for ``A♠``; 3 for ``14G``; 4 for ``ROOK``)."""
+    return (
+        (label + 4, 1, 3, True),
+        (label + 2, 1, 2, True),
+        (label + 2, 0, 1, True),
+        (label + 1, 0, 1, False),
+    )
 
 
 def layout_hand(cards: Sequence[str], width: int) -> HandLayout:
     """Lay out a hand (already sorted) in ``width`` columns, as roomy as fits, centred."""
     ordered = tuple(cards)
     groups = len({c[-1] for c in ordered})
-    card_width, gap, suit_gap, boxed = _SIZES[-1]
-    for card_width, gap, suit_gap, boxed in _SIZES:  # noqa: B007 (the fitting size is kept)
+    sizes = _sizes(max((len(face(c)) for c in ordered), default=2))
+    card_width, gap, suit_gap, boxed = sizes[-1]
+    for card_width, gap, suit_gap, boxed in sizes:  # noqa: B007 (the fitting size is kept)
         total = len(ordered) * card_width + max(0, len(ordered) - 1) * gap
         total += max(0, groups - 1) * suit_gap
         if total <= width:
@@ -159,7 +193,7 @@ def render_hand(
 
 # --------------------------------------------------------------------- the trick
 def relative(seat: int, human: int, players: int) -> int:
-    """Where a seat sits seen from the person: 0 bottom, 1 right, 2 top, 3 left."""
+    """Where a seat sits seen from the person: 0 bottom, then on round the table (1 right …)."""
     return (seat - human) % players
 
 
@@ -173,17 +207,26 @@ def render_trick(
     title: str,
     footer: str,
     height: int = 7,
+    facts: str = "",
+    playing: Sequence[int] | None = None,
 ) -> Text:
     """The cards of one trick placed by where each seat sits, with a title and a footer line.
 
-    With room (``height`` of 13 rows or more) the cards are drawn as boxes like
-    the hand's; otherwise as one-line chips, so the table fits in 80×24.
+    The places follow the seats around the table (``seat_places``), for 3 to 8
+    players.  With room (``height`` of 13 rows or more) the cards are drawn as
+    boxes like the hand's; otherwise as one-line chips, so the table fits in
+    80×24.  ``facts`` (trump, contract, …) goes under the title when given;
+    seats not in ``playing`` (sat out, out of the game) get no place marker.
     """
     played = dict(zip(trick.seats(players), trick.cards, strict=True))
     by_place = {relative(seat, human, players): seat for seat in range(players)}
-    boxed = height >= 13 and width >= 30
+    in_play = set(range(players) if playing is None else playing)
+    right, top, left = seat_places(players)
+    label = max((len(face(c)) for c in trick.cards), default=2)
+    boxed = height >= 13 and width >= 30 and label <= 4
     w = max(20, min(width, 40 if boxed else 34))
-    card_w = 6 if boxed else 4
+    card_w = 6 if boxed else max(4, label + 2)
+    inner = 4
 
     def slot(place: int) -> list[Text]:
         """The rows of one seat's place: a chip, or a boxed card (three rows)."""
@@ -191,23 +234,27 @@ def render_trick(
         card = played.get(seat)
         if not boxed:
             if card is None:
-                return [Text(" ·· ", style="grey50")]
-            piece = chip(card)
+                mark = " ·· " if seat in in_play else "    "
+                return [Text(mark.center(card_w), style="grey50")]
+            piece = chip(card, pad=1 if len(face(card)) <= 2 else 0)
+            piece.pad_right(max(0, card_w - len(piece.plain)))
             if seat == winning:
                 piece.stylize("underline")
             return [piece]
+        if card is None and seat not in in_play:
+            return [Text(" " * card_w)] * 3
         if card is None:
             tl, h, tr, v, bl, br = _DOTTED
-            border, inner = "grey42", Text("    ")
+            border, middle_text = "grey42", Text(" " * inner)
         else:
             tl, h, tr, v, bl, br = _SOLID
             border = BORDER_CURSOR if seat == winning else BORDER
-            inner = Text(face(card).center(4), style=FACE[colour(card)])
-        middle_row = Text.assemble((v, border), inner, (v, border))
+            middle_text = Text(face(card).center(inner), style=FACE[colour(card)])
+        middle_row = Text.assemble((v, border), middle_text, (v, border))
         return [
-            Text(tl + h * 4 + tr, style=border),
+            Text(tl + h * inner + tr, style=border),
             middle_row,
-            Text(bl + h * 4 + br, style=border),
+            Text(bl + h * inner + br, style=border),
         ]
 
     def rows(*pieces: tuple[int, list[Text]]) -> list[Text]:
@@ -222,19 +269,44 @@ def render_trick(
     head, foot = Text(title, style="bold"), Text(footer)
     head.align("center", w)
     foot.align("center", w)
-    lines = [
-        head,
-        Text(""),
-        *rows((middle, slot(2))),
-        *rows((1, slot(3)), (w - card_w - 1, slot(1))),
-        *rows((middle, slot(0))),
-        Text(""),
-        foot,
-    ]
+    lines = [head]
+    if facts:
+        line = Text(facts, style="italic")
+        line.truncate(max(w, width), overflow="ellipsis")
+        line.align("center", w)
+        lines.append(line)
+    lines.append(Text(""))
+    if top:
+        # The top seats spread evenly across the width, in their order round the table.
+        step = (w - card_w) / (len(top) + 1)
+        columns = [round(step * (i + 1)) for i in range(len(top))] if len(top) > 1 else [middle]
+        lines += rows(*((col, slot(place)) for col, place in zip(columns, top, strict=True)))
+    for row in range(max(len(left), len(right))):
+        pieces: list[tuple[int, list[Text]]] = []
+        if row < len(left):
+            pieces.append((1, slot(left[row])))
+        if row < len(right):
+            pieces.append((w - card_w - 1, slot(right[row])))
+        lines += rows(*pieces)
+    lines += [*rows((middle, slot(0))), Text(""), foot]
     return Text("\n").join(lines)
 
 
 # ------------------------------------------------------------------ scoresheet
+def _cell_said(result: DealResult, seat: int) -> str:
+    """A seat's part in a deal before its points: call/won, its bid, or why it did not play."""
+    if result.dealt_in and seat not in result.dealt_in:
+        return "out"
+    if seat in result.dropped:
+        return "sat out"
+    if result.game == "callbreak":
+        return f"{result.calls[seat]}/{result.tricks[seat]}"
+    won = f"{result.tricks[seat]}"
+    if seat == result.declarer and result.contract is not None:
+        return f"bid {result.contract}: {won}"
+    return won
+
+
 def scoresheet(
     results: Sequence[DealResult],
     names: Sequence[str],
@@ -243,7 +315,7 @@ def scoresheet(
     title: str | None = None,
     winners: Sequence[int] = (),
 ) -> Table:
-    """Every scored deal: each seat's call/won and points, the running total under it."""
+    """Every scored deal: each seat's call/won (or tricks) and points, the running total below."""
     table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, expand=False)
     table.add_column("Deal", justify="left", no_wrap=True)
     for name in names:
@@ -254,7 +326,7 @@ def scoresheet(
         label = f"{result.number}" + (" tie" if result.tie_break else "")
         cells = []
         for seat in range(len(names)):
-            won = f"{result.calls[seat]}/{result.tricks[seat]}"
+            won = _cell_said(result, seat)
             points = str(result.points[seat])
             if seat not in result.counting:
                 points = f"({points})"
@@ -276,43 +348,70 @@ def scoresheet(
 
 
 def deal_table(result: DealResult, names: Sequence[str]) -> Table:
-    """One deal: each seat's call, tricks won, points and the match total after it."""
+    """One deal: each seat's call or bid, tricks won, card points, points, the total after it.
+
+    The columns are the game's own: Call Break has calls, the auction games a
+    bid (the winning one), Call Partner its card points, the drop games who sat out.
+    """
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    for heading in ("", "Call", "Won", "Points", "Total"):
+    columns = [""]
+    if result.game == "callbreak":
+        columns.append("Call")
+    elif result.declarer is not None:
+        columns.append("Bid")
+    columns.append("Won")
+    if result.card_points is not None:
+        columns.append("Cards")
+    columns += ["Points", "Total"]
+    for heading in columns:
         table.add_column(heading, justify="left" if not heading else "right", no_wrap=True)
     points = result.points or ()
     for seat, name in enumerate(names):
         counted = seat in result.counting
         shown = str(points[seat]) if points else "-"
-        table.add_row(
-            name,
-            str(result.calls[seat]),
-            str(result.tricks[seat]),
-            shown if counted else f"({shown})",
-            str(result.totals[seat]),
-        )
+        playing = not (result.dealt_in and seat not in result.dealt_in)
+        row = [name]
+        if result.game == "callbreak":
+            row.append(str(result.calls[seat]))
+        elif result.declarer is not None:
+            mark = " (partner)" if seat == result.partner and seat != result.declarer else ""
+            bid = str(result.contract) if seat == result.declarer else ""
+            row.append(bid + mark)
+        if not playing:
+            row.append("out")
+        elif seat in result.dropped:
+            row.append("sat out")
+        else:
+            row.append(str(result.tricks[seat]))
+        if result.card_points is not None:
+            row.append(str(result.card_points[seat]))
+        row += [shown if counted else f"({shown})", str(result.totals[seat])]
+        table.add_row(*row)
     return table
 
 
 # ------------------------------------------------------------------------ rules
 def rules_table(rules: Rules) -> Table:
-    """Every option of the rules in force with its value; options changed from the preset first."""
+    """Every option of the game in force with its value; options changed from the preset first."""
     changed = rules.changed()
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, expand=True)
     table.add_column("Option", no_wrap=True)
     table.add_column("Value", no_wrap=True)
     table.add_column("Meaning", ratio=1)
-    ordered = sorted(OPTIONS, key=lambda o: o.name not in changed)
-    for option in ordered:
-        value = option_text(getattr(rules, option.name))
-        mark = "*" if option.name in changed else ""
+    ordered = sorted(rules.options(), key=lambda name: name not in changed)
+    for name in ordered:
+        value = option_text(getattr(rules, name))
+        mark = "*" if name in changed else ""
         style = "bold" if mark else ""
-        table.add_row(Text(option.name + mark, style=style), Text(value, style=style), option.help)
+        help_text = OPTION_BY_NAME[name].help
+        table.add_row(Text(name + mark, style=style), Text(value, style=style), help_text)
     return table
 
 
 def rules_summary(rules: Rules) -> str:
     """The game in a few sentences, from the rules in force (for the help screen)."""
+    if rules.game != "callbreak":
+        return family_summary(rules)
     calls = f"Call {rules.min_call} to {rules.max_call} tricks"
     parts = [f"{calls}; spades are always trump."]
     if rules.must_overtake:
@@ -348,6 +447,58 @@ def rules_summary(rules: Rules) -> str:
     return " ".join(parts)
 
 
+_PHASE_WORDS = {
+    "misdeal": "a misdeal may be claimed",
+    "call": "everyone calls",
+    "declare": "voids may be declared",
+    "auction": "an auction (a pass is final)",
+    "discard": "the bidder takes the nest and lays five cards away",
+    "trump": "trump is named",
+    "partner": "the bidder calls a partner card",
+    "drop": "each seat plays or sits out",
+    "settle": "a bidder left alone takes −5 or gives +5",
+    "exchange": "the seats still in exchange cards with the stock",
+    "play": "the tricks are played",
+}
+"""How each phase reads in the help's one-line order of a deal."""
+
+
+def family_summary(rules: Rules) -> str:
+    """A game of the family in a few sentences, from its shape and phases (not per game)."""
+    from callbreak.engine.games import SPECS
+
+    shape = rules.shape
+    deck = "the Rook deck (57 cards)" if shape.deck == "rook" else "a 52-card deck"
+    low, high = shape.seats
+    seats = f"{rules.players} players" + (f" (this game: {low}–{high})" if low != high else "")
+    parts = [f"{rules.title}: {seats}, {shape.hand_size} cards each from {deck}."]
+    steps = [_PHASE_WORDS.get(p.name, p.name) for p in SPECS[rules.game].phases]
+    parts.append("Each deal: " + ", then ".join(steps) + ".")
+    if shape.trump >= 0:
+        parts.append("Spades are always trump.")
+    parts.append("Follow suit if you can; the highest trump, else the highest card led, wins.")
+    if shape.lowest_wins:
+        parts.append(
+            f"Scores count down from {shape.start}: lower is better; "
+            + (
+                "the match ends after a deal with a score at 0 or below."
+                if shape.ends_at_zero
+                else ""
+            )
+        )
+    if shape.out_at is not None:
+        parts.append(f"A score of {shape.out_at} or more puts a seat out of the game.")
+    if not shape.lowest_wins:
+        if rules.match_end == "deals":
+            parts.append(f"{rules.match_deals} deals; the highest total wins.")
+        elif rules.match_end == "open":
+            parts.append("Play as many deals as you like; the highest total wins.")
+        else:
+            parts.append(f"First to {rules.match_end.split(':')[1]} points wins.")
+    parts.append("RULES.md has the full rules.")
+    return " ".join(parts)
+
+
 def render_calls(
     order: Sequence[int],
     names: Sequence[str],
@@ -358,17 +509,43 @@ def render_calls(
     footer: str,
 ) -> Text:
     """The calls so far in calling order, the seat to call marked, for the middle of the table."""
+    shown = ["–" if call is None else str(call) for call in calls]
+    return render_said(order, names, shown, to_act=to_act, title=title, footer=footer)
+
+
+def render_said(
+    order: Sequence[int],
+    names: Sequence[str],
+    said: Sequence[str],
+    *,
+    to_act: int | None,
+    title: str,
+    footer: str,
+    facts: str = "",
+    height: int | None = None,
+) -> Text:
+    """What each seat said (a call, a bid, "pass", "out") in turn order, the seat to act marked.
+
+    ``facts`` (trump, the face-up card) goes last; when ``height`` is too small
+    for the spacing lines (many seats in 80×24) they are left out.
+    """
     width = max(len(names[s]) for s in order)
     rows = []
     for seat in order:
-        call = calls[seat]
-        shown = "…" if seat == to_act else ("–" if call is None else str(call))
+        shown = "…" if seat == to_act else said[seat]
         marker = "▶ " if seat == to_act else "  "
         rows.append(Text.assemble(marker, f"{names[seat]:<{width}}  ", (f"{shown:>2}", "bold")))
-    block = max(len(title), len(footer), *(len(r.plain) for r in rows))
+    block = max(len(title), len(footer), len(facts), *(len(r.plain) for r in rows))
     head, foot = Text(title, style="bold"), Text(footer)
     head.align("center", block)
     foot.align("center", block)
     for row in rows:  # the list itself centred under the title
         row.pad_left((block - len(row.plain)) // 2)
-    return Text("\n").join([head, Text(""), *rows, Text(""), foot])
+    tail = [foot]
+    if facts:
+        line = Text(facts, style="italic")
+        line.align("center", block)
+        tail.append(line)
+    roomy = height is None or len(rows) + len(tail) + 3 <= height
+    gap = [Text("")] if roomy else []
+    return Text("\n").join([head, *gap, *rows, *gap, *tail])

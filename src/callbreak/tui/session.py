@@ -19,13 +19,14 @@ from typing import Any
 
 from callbreak.bots import Bot, available_bots, make_bot
 from callbreak.bots.levels import LEVELS
-from callbreak.cards import CARD_NAMES
-from callbreak.engine import Action, Match, Observation, TrickView
+from callbreak.engine import Action, Deal, Match, Observation, TrickView
+from callbreak.engine.games import points_taken
 from callbreak.points import Points
 from callbreak.rules import Rules
+from callbreak.tui.phases import seat_label
 
 SEAT_NAMES = ("South", "East", "North", "West")
-"""Seat names in turn order, as the line-based game uses them."""
+"""Seat names in turn order at four seats, as the line-based game uses them ("Seat N" else)."""
 
 HUMAN = "human"
 """The ``player`` of a person's seat in a record."""
@@ -45,6 +46,19 @@ class DealResult:
     totals: tuple[Points, ...]
     counting: tuple[int, ...]
     """Seats whose points count (all but the untied seats in a tie-break deal)."""
+    game: str = "callbreak"
+    contract: int | None = None
+    declarer: int | None = None
+    partner: int | None = None
+    """The declarer's partner (Call Partner), public once the deal is over."""
+    card_points: tuple[int, ...] | None = None
+    """Call Partner: the card points each seat took."""
+    dealt_in: tuple[int, ...] = ()
+    dropped: tuple[int, ...] = ()
+    trump: str | None = None
+    unplayed: str | None = None
+    """Why the deal ended before its play (seat numbers replaced by names), if it did."""
+    lowest_wins: bool = False
 
 
 class ResumeError(ValueError):
@@ -59,9 +73,54 @@ def level_of(spec: str) -> str | None:
     return None
 
 
-def hint_spec() -> str:
-    """The bot that gives hints: the expert with a small budget when it exists, else heuristic."""
-    return "expert:budget_ms=300" if "expert" in available_bots() else "heuristic"
+def hint_spec(game: str = "callbreak") -> str:
+    """The best bot that knows ``game`` gives hints: the expert (Call Break only), else the
+    heuristic."""
+    if game == "callbreak" and "expert" in available_bots():
+        return "expert:budget_ms=300"
+    return "heuristic"
+
+
+def knows_game(spec: str, rules: Rules) -> bool:
+    """Whether the bot ``spec`` can play ``rules``' game, asked on the first decision of a deal.
+
+    Every bot plays Call Break; the others are asked once, at the table's start,
+    so a bot that refuses a game is found before a match relies on it.
+    """
+    if rules.game == "callbreak":
+        return True
+    deal = Deal(rules, seed=0)
+    seat = deal.to_act
+    if seat is None:
+        return True
+    try:
+        make_bot(spec, seed=0).act(deal.observation(seat))
+    except ValueError:
+        return False
+    return True
+
+
+def playable_spec(spec: str, rules: Rules) -> tuple[str, str]:
+    """``spec``, or the bot that stands in for it in this game, and a notice saying so.
+
+    The expert searches Call Break deals only: levels built on it (``hard``,
+    ``expert``) play other games with the heuristic.  A bot that does not know
+    the game at all is replaced by ``random`` — said, never silently.
+    """
+    notice = ""
+    name = spec.split(":", 1)[0]
+    if name == "expert" and rules.game != "callbreak":
+        level = level_of(spec)
+        what = f"level {level}" if level else spec
+        notice = f"The expert plays only Call Break: {what} plays {rules.title} as the heuristic."
+        spec = "heuristic"
+    if not knows_game(spec, rules):
+        notice = (
+            f"The {spec.split(':', 1)[0]} bot does not know {rules.title} yet: "
+            "the bots choose at random."
+        )
+        spec = "random"
+    return spec, notice
 
 
 def next_free_path(path: Path) -> Path:
@@ -102,6 +161,8 @@ class Session:
             seat: make_bot(spec, seed=rng.getrandbits(32)) for seat, spec in sorted(specs.items())
         }
         self._hint_bot: Bot | None = None
+        self.notice = ""
+        """A word for the person when the table starts (a bot replaced for this game)."""
 
     # ----------------------------------------------------------- building
     @classmethod
@@ -114,16 +175,20 @@ class Session:
         name: str = "You",
         record: Path | None = None,
     ) -> Session:
-        """A new match, the person at South (seat 0), ``spec`` in the three other seats.
+        """A new match, the person at seat 0 (South), ``spec`` at every other seat.
 
         Bots are seeded from ``seed`` the way the line-based game always did, so
-        a seed gives the same cards and the same bot answers.
+        a seed gives the same cards and the same bot answers.  A bot that does
+        not play this game is replaced (``playable_spec``) and ``notice`` says so.
         """
         rng = random.Random(seed)
         bot_seed = rng.getrandbits(32)
         match = Match(rules, seed=seed)
+        spec, notice = playable_spec(spec, rules)
         specs = {seat: spec for seat in range(1, rules.players)}
-        return cls(match, specs, name=name, record=record, bot_seed=bot_seed)
+        session = cls(match, specs, name=name, record=record, bot_seed=bot_seed)
+        session.notice = notice
+        return session
 
     @classmethod
     def resume(cls, path: Path, record: Path | None = None) -> Session:
@@ -187,8 +252,10 @@ class Session:
         return self.match.rules
 
     def seat_name(self, seat: int) -> str:
-        """The person's own name at its seat, else the compass name."""
-        return self.name if seat == self.human else SEAT_NAMES[seat % len(SEAT_NAMES)]
+        """The person's own name at its seat, else the compass name (four seats) or "Seat N"."""
+        if seat == self.human:
+            return self.name
+        return seat_label(seat, self.players)
 
     def seat_kind(self, seat: int) -> str:
         """What plays a seat, in a word: the level when the spec is one, else the bot's spec."""
@@ -243,7 +310,8 @@ class Session:
     def hint(self, observation: Observation) -> Action:
         """The hint bot's choice for the person's own observation."""
         if self._hint_bot is None:
-            self._hint_bot = make_bot(hint_spec(), seed=self.match.seed % (1 << 32))
+            spec = hint_spec(self.rules.game)
+            self._hint_bot = make_bot(spec, seed=self.match.seed % (1 << 32))
         return self._hint_bot.act(observation)
 
     def finish(self) -> None:
@@ -268,9 +336,12 @@ class Session:
     def results(self) -> list[DealResult]:
         """Every finished deal's public outcome, void ones included, in order."""
         out = []
+        shape = self.rules.shape
         for entry in self.match.entries:
             deal = entry.deal
             points = deal.points if deal.phase == "over" else None
+            over = deal.phase == "over"
+            partner = deal.partner if over and deal.partner_card is not None else None
             out.append(
                 DealResult(
                     number=entry.number,
@@ -283,6 +354,16 @@ class Session:
                     points=None if points is None else tuple(points),
                     totals=tuple(entry.totals),
                     counting=tuple(entry.counting_seats),
+                    game=self.rules.game,
+                    contract=deal.contract,
+                    declarer=deal.declarer,
+                    partner=partner,
+                    card_points=tuple(points_taken(deal)) if deal.deck.name == "rook" else None,
+                    dealt_in=tuple(deal.dealt_in),
+                    dropped=tuple(sorted(deal.dropped)),
+                    trump=deal.trump,
+                    unplayed=None if deal.unplayed is None else self.describe_void(deal.unplayed),
+                    lowest_wins=shape.lowest_wins,
                 )
             )
         return out
@@ -299,7 +380,8 @@ class Session:
         if deal.phase != "over" or not deal.history:
             return None
         leader, cards, winner = deal.history[-1]
-        return TrickView(leader, tuple(CARD_NAMES[c] for c in cards), winner)
+        active = tuple(deal.active) if len(deal.active) < deal.players else ()
+        return TrickView(leader, tuple(deal.deck.names[c] for c in cards), winner, active)
 
     @property
     def finished_deals(self) -> int:

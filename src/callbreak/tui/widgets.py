@@ -138,20 +138,53 @@ class ChoiceBar(Widget):
         if self.options:
             self.post_message(self.Chosen(self, self.value))
 
+    def _window(self, width: int) -> tuple[int, int]:
+        """The options shown: all when they fit in ``width``, else a run around the cursor.
+
+        Long lists (a Rook auction's bids, a partner card among fifty) scroll with
+        the cursor instead of running off the edge.
+        """
+        sizes = [len(label) + 3 for label, _ in self.options]
+        room = width - (len(self.prompt) + 1 if self.prompt else 0)
+        if sum(sizes) <= room or not sizes:
+            return 0, len(sizes)
+        room -= 4  # the "‹ " and " ›" marks
+        lo = hi = self.cursor
+        used = 0
+        while True:
+            grown = False
+            if hi < len(sizes) and used + sizes[hi] <= room:
+                used += sizes[hi]
+                hi += 1
+                grown = True
+            if lo > 0 and used + sizes[lo - 1] <= room:
+                lo -= 1
+                used += sizes[lo]
+                grown = True
+            if not grown:
+                break
+        return lo, max(hi, lo + 1)
+
     def render(self) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis")
         if self.prompt:
             text.append(self.prompt, style="bold")
             text.append(" ")
-        self._spans = []
-        for i, (label, _) in enumerate(self.options):
+        self._spans = [(-1, -1)] * len(self.options)
+        lo, hi = self._window(self.content_size.width or 80)
+        if lo > 0:
+            text.append("‹ ", style="dim")
+        for i in range(lo, hi):
+            label = self.options[i][0]
             start = len(text.plain)
             if i == self.cursor:
                 text.append(f"[{label}]", style="bold reverse")
             else:
                 text.append(f" {label} ")
-            self._spans.append((start, len(text.plain)))
+            self._spans[i] = (start, len(text.plain))
             text.append(" ")
+        if hi < len(self.options):
+            text.append("›", style="dim")
         return text
 
     def on_click(self, event: events.Click) -> None:

@@ -37,7 +37,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from callbreak.cards import CARD_NAMES, DECK_SIZE, FULL_DECK, RANK_COUNT, cards_of, parse_card
+from callbreak.cards import (
+    CARD_NAMES,
+    DECK_SIZE,
+    FULL_DECK,
+    RANK_COUNT,
+    SPADES,
+    cards_of,
+    parse_card,
+)
 from callbreak.engine import Deal, IllegalAction, Observation, observe
 from callbreak.engine.deal import play_rules
 from callbreak.engine.tricks import beats, legal_mask, trick_winner_offset
@@ -257,7 +265,7 @@ def _plays(
     out = []
     tricks = [(leader, cards) for leader, cards, _ in history]
     tricks.append((leader_now, list(played)))
-    trump = Rules.trump_suit
+    trump = SPADES  # the Bhoos arena plays Call Break: spades are always trump
     for number, (leader, cards) in enumerate(tricks):
         led, win = -1, -1
         for offset, card in enumerate(cards):

@@ -7,10 +7,14 @@ const QUICK_OPTIONS = [
   ["must_overtake", "Must overtake", [["", "preset"], ["true", "on"], ["false", "off"]]],
   ["misdeal", "Misdeal", [["", "preset"], ["claim", "claim"], ["auto", "automatic"], ["off", "off"]]],
 ];
+const FALLBACK_META = {
+  presets: { callbreak: { title: "Call Break", game: "callbreak", seats: [4, 4], options: [{ name: "match_deals" }], levels: ["easy", "medium"] } },
+  levels: ["easy", "medium"],
+};
 
 export async function renderLobby(main) {
   clear(main);
-  let meta = { presets: { callbreak: {} }, levels: ["easy", "medium"] };
+  let meta = FALLBACK_META;
   try {
     meta = await api("/api/meta");
   } catch (error) {
@@ -22,22 +26,50 @@ export async function renderLobby(main) {
     placeholder: "Your name", value: savedName(),
   });
   const preset = el("select#create-preset", { name: "preset" },
-    Object.keys(meta.presets).map((p) => el("option", { value: p, text: p })));
+    Object.entries(meta.presets).map(([p, info]) => el("option", { value: p, text: `${info.title} (${p})` })));
   const deals = el("select#create-deals", { name: "deals" },
     [1, 3, 5, 7, 9].map((n) => el("option", { value: n, text: `${n} deal${n > 1 ? "s" : ""}`, selected: n === 5 })));
-  const level = el("select#create-level", { name: "level" },
-    meta.levels.map((l) => el("option", { value: l, text: l, selected: l === "medium" })));
+  const dealsField = el("label.field", {}, "Match", deals);
+  const players = el("select#create-players", { name: "players" });
+  const playersField = el("label.field", {}, "Players", players);
+  const level = el("select#create-level", { name: "level" });
+  const levelNote = el("p#level-note.muted.small", {});
   const quick = QUICK_OPTIONS.map(([key, label, values]) =>
-    el("label.field", {}, label,
+    el("label.field", { "data-for": key }, label,
       el("select", { "data-option": key }, values.map(([v, t]) => el("option", { value: v, text: t })))));
   const extra = el("input#create-extra", { placeholder: "e.g. spades_broken=on, min_total_calls=10" });
+  const optionList = el("p#create-option-list.muted.small", {});
+
+  // Everything below the preset follows the preset's game: its seat counts, options and levels.
+  const follow = () => {
+    const info = meta.presets[preset.value];
+    const own = new Set(info.options.map((o) => o.name));
+    const [low, high] = info.seats;
+    clear(players).append(...Array.from({ length: high - low + 1 }, (_, i) => low + i)
+      .map((n) => el("option", { value: n, text: `${n} players`, selected: n === (info.rules?.players ?? low) })));
+    playersField.hidden = low === high;
+    dealsField.hidden = !own.has("match_deals");
+    for (const field of quick) field.hidden = !own.has(field.dataset.for);
+    const wanted = level.value || "medium";
+    clear(level).append(...info.levels.map((l) => el("option", { value: l, text: l, selected: l === wanted })));
+    if (!info.levels.includes(wanted)) level.value = info.levels.includes("medium") ? "medium" : info.levels[0];
+    const missing = meta.levels.filter((l) => !info.levels.includes(l));
+    levelNote.textContent = missing.length
+      ? `${missing.join(" and ")} bots play only the Call Break games: ${info.title} is offered at ${info.levels.join(", ")}.`
+      : "";
+    optionList.textContent = `Options of ${info.title}: ${info.options.map((o) => o.name).join(", ")}`;
+  };
+  preset.addEventListener("change", follow);
 
   const form = el("form.panel.create", {
     onsubmit: async (event) => {
       event.preventDefault();
-      const options = { match_deals: Number(deals.value) };
+      const info = meta.presets[preset.value];
+      const options = {};
+      if (!dealsField.hidden) options.match_deals = Number(deals.value);
+      if (!playersField.hidden && Number(players.value) !== info.rules?.players) options.players = Number(players.value);
       for (const select of form.querySelectorAll("select[data-option]")) {
-        if (select.value) options[select.dataset.option] = select.value;
+        if (select.value && !select.closest("label").hidden) options[select.dataset.option] = select.value;
       }
       for (const item of extra.value.split(/[,\n]/)) {
         const [key, ...rest] = item.split("=");
@@ -62,12 +94,14 @@ export async function renderLobby(main) {
     el("h2", { text: "New table" }),
     el("p.muted", { text: "You sit down as host and share the link; empty seats get bots when you start." }),
     el("label.field", {}, "Your name", name),
-    el("div.row", {}, el("label.field", {}, "Rules", preset), el("label.field", {}, "Match", deals),
+    el("div.row", {}, el("label.field", {}, "Game", preset), playersField, dealsField,
       el("label.field", {}, "Bots", level)),
+    levelNote,
     el("details", {}, el("summary", { text: "More options" }), el("div.row", {}, quick),
-      el("label.field", {}, "Other options (name=value)", extra)),
+      el("label.field", {}, "Other options (name=value)", extra), optionList),
     el("button#create-btn.primary", { type: "submit", text: "Create table" }),
   );
+  follow();
 
   const code = el("input#join-code", {
     placeholder: "ABC234", maxlength: 12, autocapitalize: "characters", autocomplete: "off",

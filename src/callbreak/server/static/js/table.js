@@ -1,12 +1,28 @@
 // A table: the lobby before the start, then the game. Everything shown comes from the server's
 // "state" messages, which hold only what this seat (or a spectator) may see.
 import { api, forgetSeat, saveName, saveSeat, savedName, seatToken } from "./api.js";
-import { SUIT_SYMBOL, banner, cardEl, clear, el, toast } from "./ui.js";
+import { SUIT_NAME, SUIT_SYMBOL, banner, cardEl, cardLabel, clear, el, sortCards, toast } from "./ui.js";
 
-const POSITIONS = ["bottom", "right", "top", "left"]; // turn order runs counter-clockwise
-const SUIT_ORDER = { S: 0, H: 1, C: 2, D: 3 }; // black, red, black, red
+// The page knows no game by name: how to ask for each phase and what to show for each game
+// comes from the server's tables (/api/meta "faces"); these are the fallbacks for Call Break.
+const FALLBACK_FACES = {
+  phases: {
+    call: { verb: "call", prompt: "Your call:", control: "buttons", labels: {} },
+    play: { verb: "play", prompt: "Your turn: play one of the raised cards.", control: "cards", labels: {} },
+  },
+  games: { callbreak: { stats: ["call", "won"], summary: ["call", "won", "points", "total"], scoring: "" } },
+  suits: {},
+};
+const STAT_TEXT = { call: "call", bid: "bid", won: "won", card_points: "pts", score: "score" };
+const COLUMN_TEXT = { call: "call", bid: "bid", won: "won", card_points: "card pts", points: "points", total: "total" };
 
-export function openTable(main, code) {
+/** Where seat ``offset`` places after you sits round the table, in % of the felt (you at the bottom). */
+export function seatSpot(offset, n) {
+  const angle = Math.PI / 2 - (2 * Math.PI * offset) / n; // the next seat to your right, as before
+  return { x: 50 + 41 * Math.cos(angle), y: 50 + 40 * Math.sin(angle) };
+}
+
+export async function openTable(main, code) {
   const hash = new URLSearchParams(location.hash.slice(1));
   if (hash.get("seat")) {
     saveSeat(code, hash.get("seat"));
@@ -14,6 +30,11 @@ export function openTable(main, code) {
   }
   const view = new TableView(main, code);
   window.cb = view; // for tests and the curious: it holds only what the server sent here
+  try {
+    view.faces = (await api("/api/meta")).faces || FALLBACK_FACES;
+  } catch {
+    view.faces = FALLBACK_FACES;
+  }
   view.connect();
 }
 
@@ -29,6 +50,8 @@ class TableView {
     this.seenDeals = null;
     this.resultClosed = false;
     this.messages = 0;
+    this.faces = FALLBACK_FACES;
+    this.pickerSuit = null;
     clear(main);
     this.root = el("div.table-page", { "data-code": code });
     main.append(this.root);
@@ -115,7 +138,7 @@ class TableView {
     this.root.classList.remove("offline");
     this.root.dataset.seq = state.seq;
     this.root.dataset.status = state.table.status;
-    document.title = `Call Break · ${state.table.code}`;
+    document.title = `${state.table.title || "Call Break"} · ${state.table.code}`;
     if (state.table.status === "lobby") this.renderLobby(state);
     else this.renderGame(state);
   }
@@ -177,6 +200,7 @@ class TableView {
       this.inviteBox(),
       seats,
       el("p.muted", { text: rulesText(table) }),
+      this.rulesPanel(table, false),
       action,
       device));
     if (typed !== null && this.root.querySelector("#join-name")) this.root.querySelector("#join-name").value = typed;
@@ -206,52 +230,122 @@ class TableView {
       el("p.muted", { text: "Or just stay here to watch." }));
   }
 
+  phaseInfo(phase) {
+    return this.faces.phases[phase] || { verb: phase, prompt: `Your turn (${phase}):`, control: "buttons", labels: {} };
+  }
+
+  gameInfo() {
+    const game = this.state.table.game || "callbreak";
+    return this.faces.games[game] || FALLBACK_FACES.games.callbreak;
+  }
+
+  /** Seats in play order from ``leader`` among those playing this deal. */
+  trickSeats(obs, leader, count) {
+    const n = this.state.table.seats.length;
+    const order = obs.active && obs.active.length ? obs.active : [...Array(n).keys()];
+    const at = Math.max(0, order.indexOf(leader));
+    return [...order.slice(at), ...order.slice(0, at)].slice(0, count);
+  }
+
   renderGame(state) {
     const { table, you, obs } = state;
     const n = table.seats.length;
     const me = you.seat;
     const base = me ?? 0;
     const myTurn = me !== null && obs.to_act === me && obs.legal.length > 0;
+    if (!myTurn || obs.phase !== "partner") this.pickerSuit = null;
 
-    const felt = el("div.felt", {});
+    const felt = el(`div.felt.seats-${n}`, { "data-seats": n });
     for (let offset = 0; offset < n; offset += 1) {
       const seat = (base + offset) % n;
-      felt.append(this.seatPanel(state, seat, POSITIONS[offset]));
+      felt.append(this.seatPanel(state, seat, seatSpot(offset, n)));
     }
     felt.append(this.trickView(state, base));
+    felt.append(this.dealInfo(state));
 
     const frag = [
       el("div.status-line", {}, el("span", { text: statusText(state, this) }),
-        el("span.muted.small", { text: ` · table ${table.code}${table.spectators ? ` · ${table.spectators} watching` : ""}` })),
+        el("span.muted.small", { text: ` · ${table.title || ""} · table ${table.code}${table.spectators ? ` · ${table.spectators} watching` : ""}` })),
       felt,
       this.actionBar(state, myTurn),
       this.handView(state, myTurn),
+      this.nestView(obs),
     ];
-    const side = el("aside.side", {}, this.scoreboard(state), el("details.invite-details", {},
-      el("summary", { text: "Invite & rules" }), this.inviteBox(true), el("p.muted.small", { text: rulesText(table) })));
+    const side = el("aside.side", {}, this.scoreboard(state), this.rulesPanel(table, true));
     clear(this.root).append(el("div.game", {}, el("div.play", {}, frag), side));
     this.overlays(state);
   }
 
-  seatPanel(state, seat, position) {
+  rulesPanel(table, withInvite) {
+    const options = Object.entries(table.rules).filter(([k]) => k !== "preset");
+    return el("details.invite-details.rules-panel", {},
+      el("summary", { text: withInvite ? "Invite & rules" : "Rules" }),
+      withInvite ? this.inviteBox(true) : null,
+      el("h4.rules-title", { text: `${table.title || table.rules.preset} (${table.rules.preset})` }),
+      el("p.muted.small", { text: rulesText(table) }),
+      this.gameInfo().scoring ? el("p.small.scoring", { text: this.gameInfo().scoring }) : null,
+      el("ul.plain.small.rules-options", {}, options.map(([k, v]) =>
+        el("li", { "data-option": k }, el("code", { text: k }), ` = ${v}${k in table.changed ? " (changed)" : ""}`))));
+  }
+
+  stat(obs, seat, key) {
+    if (key === "call") return obs.calls[seat];
+    if (key === "bid") {
+      let last = null;
+      for (const [who, bid] of obs.bids) if (who === seat) last = bid;
+      return last;
+    }
+    if (key === "won") return obs.tricks_won[seat];
+    if (key === "card_points") return obs.card_points ? obs.card_points[seat] : null;
+    if (key === "score") return obs.totals ? obs.totals[seat] : null;
+    return null;
+  }
+
+  seatPanel(state, seat, spot) {
     const { table, obs } = state;
     const info = table.seats[seat];
-    const call = obs.calls[seat];
-    const classes = [`seat`, `pos-${position}`];
+    const classes = ["seat"];
+    const out = obs.dealt_in && obs.dealt_in.length && !obs.dealt_in.includes(seat);
+    const dropped = (obs.dropped || []).includes(seat);
     if (obs.to_act === seat) classes.push("turn");
     if (seat === state.you.seat) classes.push("me");
+    if (out) classes.push("out");
+    else if (dropped) classes.push("dropped");
     const badges = [];
     if (obs.dealer === seat) badges.push(el("span.badge.dealer", { title: "dealer", text: "D" }));
+    if (obs.declarer === seat && obs.contract !== null) badges.push(el("span.badge.declarer", { title: "declarer", text: `bid ${obs.contract}` }));
+    if (obs.partner === seat && obs.partner !== obs.declarer) badges.push(el("span.badge.partner", { text: "partner" }));
+    if (out) badges.push(el("span.badge.muted-badge", { text: "out of the game" }));
+    else if (dropped) badges.push(el("span.badge.muted-badge", { text: "dropped" }));
     if (info.kind === "bot") badges.push(el("span.badge", { text: "bot" }));
     else if (info.bot_playing) badges.push(el("span.badge.warn", { text: "bot playing" }));
     else if (!info.connected) badges.push(el("span.badge.warn", { text: "offline" }));
     if (obs.declared_voids[seat]) badges.push(el("span.badge", { text: `void ${obs.declared_voids[seat].split("").map((s) => SUIT_SYMBOL[s]).join("")}` }));
-    return el(`div.${classes.join(".")}`, { "data-seat": seat },
+    const stats = this.gameInfo().stats.map((key) => {
+      const value = this.stat(obs, seat, key);
+      return el("span", { class: `stat ${key}`, text: `${STAT_TEXT[key] || key} ${value ?? "–"}` });
+    });
+    return el(`div.${classes.join(".")}`, { "data-seat": seat, style: `left:${spot.x}%;top:${spot.y}%` },
       el("div.seat-name", {}, this.name(seat), seat === state.you.seat ? el("span.you", { text: " (you)" }) : null),
-      el("div.seat-stats", {},
-        el("span", { class: "stat call", text: `call ${call ?? "–"}` }),
-        el("span", { class: "stat won", text: `won ${obs.tricks_won[seat]}` })),
+      el("div.seat-stats", {}, stats),
       el("div.badges", {}, badges));
+  }
+
+  dealInfo(state) {
+    const { obs } = state;
+    const bits = [];
+    if (obs.trump) bits.push(el("span.info.trump", { "data-trump": obs.trump }, `Trump ${SUIT_SYMBOL[obs.trump] || ""} ${SUIT_NAME[obs.trump] || obs.trump}`));
+    else if (obs.phase === "play") bits.push(el("span.info.trump", { text: "No trump" }));
+    if (obs.reversed_ranks) bits.push(el("span.info", { text: "ranks reversed: 2 high, A low" }));
+    if (obs.contract !== null && obs.declarer !== null) bits.push(el("span.info.contract", { text: `${this.name(obs.declarer)} bid ${obs.contract}` }));
+    if (obs.partner_card) {
+      bits.push(el("span.info.partner-card", {}, `Partner card ${cardLabel(obs.partner_card)}`,
+        obs.partner !== null && obs.partner !== undefined ? ` — ${obs.partner === obs.declarer ? "plays alone" : this.name(obs.partner)}` : ""));
+    }
+    if (obs.stock_size) bits.push(el("span.info.stock", { text: `stock ${obs.stock_size}` }));
+    if (obs.unplayed) bits.push(el("span.info", { text: obs.unplayed }));
+    const upcard = obs.upcard ? el("div.upcard", { title: "face-up card" }, cardEl(obs.upcard, { class: "face-up" })) : null;
+    return el("div.deal-info", {}, upcard, el("div.info-lines", {}, bits));
   }
 
   trickView(state, base) {
@@ -259,54 +353,88 @@ class TableView {
     const n = state.table.seats.length;
     const area = el("div.trick", { "aria-label": "cards on the table" });
     let trick = obs.trick;
+    let seats = this.trickSeats(obs, trick.leader, trick.cards.length);
     let done = false;
     if (!trick.cards.length && lastTrick && last && lastTrick.cards[lastTrick.cards.length - 1] === last.action) {
       trick = lastTrick;
+      seats = lastTrick.seats || this.trickSeats(obs, trick.leader, trick.cards.length);
       done = true;
     }
     trick.cards.forEach((card, i) => {
-      const seat = (trick.leader + i) % n;
-      const position = POSITIONS[(seat - base + n) % n];
+      const seat = seats[i];
+      const spot = seatSpot((seat - base + n) % n, n);
+      const x = 50 + (spot.x - 50) * 0.5;
+      const y = 50 + (spot.y - 50) * 0.5;
       const wins = done && trick.winner === seat;
-      area.append(cardEl(card, { class: `in-trick at-${position}${wins ? " winner" : ""}${done ? " done" : ""}` }));
+      area.append(cardEl(card, { class: `in-trick${wins ? " winner" : ""}${done ? " done" : ""}`, "data-seat": seat, style: `left:${x}%;top:${y}%` }));
     });
+    const total = obs.hand.length + obs.history.length;
     if (done) area.append(el("div.trick-note", { text: `${this.name(trick.winner)} wins the trick` }));
-    else if (obs.phase === "play" && !trick.cards.length) area.append(el("div.trick-note.muted", { text: `Trick ${obs.history.length + 1} of 13` }));
+    else if (obs.phase === "play" && !trick.cards.length) area.append(el("div.trick-note.muted", { text: `Trick ${obs.history.length + 1}${state.you.seat !== null && total ? ` of ${total}` : ""}` }));
     return area;
+  }
+
+  actionButton(value, labels, phase) {
+    const key = String(value);
+    const attrs = {
+      type: "button", "data-action": key, text: labels[key] ?? (this.faces.suits[key] || key),
+      onclick: (e) => this.act(value, e.currentTarget),
+    };
+    if (typeof value === "number") attrs["data-call"] = value;
+    if (typeof value === "boolean") attrs["data-answer"] = key;
+    const primary = value === true || phase === "trump";
+    return el(`button.act${typeof value === "number" ? ".call" : ""}${primary ? ".primary" : ""}`, attrs);
   }
 
   actionBar(state, myTurn) {
     const { obs } = state;
-    const bar = el("div.action-bar", {});
+    const bar = el("div.action-bar", { "data-phase": obs.phase });
     if (!myTurn) return bar;
-    if (obs.phase === "call") {
-      bar.append(el("span.prompt", { text: "Your call:" }),
-        el("div.calls", {}, obs.legal.map((value) => el("button.call", {
-          type: "button", "data-call": value, text: value, onclick: (e) => this.act(value, e.currentTarget),
-        }))));
-    } else if (obs.phase === "misdeal") {
-      bar.append(el("span.prompt", { text: "Your hand qualifies for a redeal. Show it and redeal?" }),
-        el("button.primary", { type: "button", "data-answer": "true", text: "Redeal", onclick: (e) => this.act(true, e.currentTarget) }),
-        el("button", { type: "button", "data-answer": "false", text: "Play on", onclick: (e) => this.act(false, e.currentTarget) }));
-    } else if (obs.phase === "declare") {
-      bar.append(el("span.prompt", { text: "Declare your void suits to the table?" }),
-        el("button", { type: "button", "data-answer": "true", text: "Declare", onclick: (e) => this.act(true, e.currentTarget) }),
-        el("button", { type: "button", "data-answer": "false", text: "Keep quiet", onclick: (e) => this.act(false, e.currentTarget) }));
-    } else if (obs.phase === "play") {
-      bar.append(el("span.prompt", { text: "Your turn: play one of the raised cards." }));
+    const info = this.phaseInfo(obs.phase);
+    const labels = info.labels || {};
+    bar.append(el("span.prompt", { text: info.prompt }));
+    if (info.control === "buttons") {
+      bar.append(el("div.calls", {}, obs.legal.map((value) => this.actionButton(value, labels, obs.phase))));
+    } else if (info.control === "cards") {
+      const words = obs.legal.filter((value) => typeof value !== "string" || value in labels);
+      if (words.length) bar.append(el("div.calls", {}, words.map((value) => this.actionButton(value, labels, obs.phase))));
+      if (obs.phase === "discard" && obs.discards) bar.append(el("span.muted.small", { text: ` ${obs.discards.length} of 5 discarded` }));
+    } else if (info.control === "picker") {
+      bar.append(this.picker(obs));
     }
     return bar;
+  }
+
+  /** A long list of cards (the partner call): first the suit, then the card. */
+  picker(obs) {
+    const bySuit = {};
+    for (const card of obs.legal) {
+      const suit = card === "ROOK" ? "★" : card.slice(-1);
+      (bySuit[suit] = bySuit[suit] || []).push(card);
+    }
+    const suits = Object.keys(bySuit).sort((a, b) => (a === "★") - (b === "★")); // the Rook last
+    if (!suits.includes(this.pickerSuit)) this.pickerSuit = obs.trump && suits.includes(obs.trump) ? obs.trump : suits[0];
+    const tabs = el("div.picker-tabs", { role: "tablist" }, suits.map((suit) => el(`button.picker-suit${suit === this.pickerSuit ? ".selected" : ""}`, {
+      type: "button", role: "tab", "data-suit": suit, text: suit === "★" ? "Rook" : (this.faces.suits[suit] || SUIT_NAME[suit] || suit),
+      onclick: () => { this.pickerSuit = suit; this.render(); },
+    })));
+    const cards = el("div.picker-cards", {}, sortCards(bySuit[this.pickerSuit]).map((card) => el("button.pick", {
+      type: "button", "data-card": card, title: cardLabel(card), onclick: (e) => this.act(card, e.currentTarget),
+    }, cardEl(card))));
+    return el("div.picker", {}, tabs, cards);
   }
 
   handView(state, myTurn) {
     const { obs, you } = state;
     if (you.role === "spectator") return el("div.hand.empty", { text: "You are watching: hands stay hidden until the match is over." });
-    const legal = new Set(myTurn && obs.phase === "play" ? obs.legal : []);
-    const cards = [...obs.hand].sort((a, b) => SUIT_ORDER[a.slice(-1)] - SUIT_ORDER[b.slice(-1)]);
+    const control = this.phaseInfo(obs.phase).control;
+    const picking = myTurn && control === "cards";
+    const legal = new Set(picking ? obs.legal.filter((v) => typeof v === "string") : []);
+    const cards = sortCards(obs.hand);
     const hand = el("div.hand", { "aria-label": "your hand" });
     for (const name of cards) {
       const playable = legal.has(name);
-      const extra = { class: playable ? "legal" : myTurn && obs.phase === "play" ? "dim" : "" };
+      const extra = { class: playable ? "legal" : picking ? "dim" : "" };
       if (playable) {
         extra.role = "button";
         extra.tabindex = "0";
@@ -315,29 +443,53 @@ class TableView {
       }
       hand.append(cardEl(name, extra));
     }
-    if (!cards.length) hand.append(el("span.muted", { text: "No cards in hand." }));
+    const dealtIn = !obs.dealt_in || !obs.dealt_in.length || obs.dealt_in.includes(you.seat);
+    if (!cards.length) hand.append(el("span.muted", { text: dealtIn ? "No cards in hand." : "You are out of the game: you watch the others play it out." }));
     return hand;
+  }
+
+  /** The Rook nest and your own discards: only the declarer's observation has them. */
+  nestView(obs) {
+    if (!obs.nest && !obs.discards) return null;
+    return el("div.nest", {},
+      obs.nest ? el("div.nest-row", {}, el("span.muted.small", { text: "Nest as dealt: " }), obs.nest.map((c) => cardEl(c, { class: "small-card" }))) : null,
+      obs.discards && obs.discards.length ? el("div.nest-row", {}, el("span.muted.small", { text: "Your discards: " }), obs.discards.map((c) => cardEl(c, { class: "small-card" }))) : null);
+  }
+
+  /** One finished deal's line in a seat's cell: the game's summary columns but points/total. */
+  cellNote(deal, seat) {
+    const parts = [];
+    for (const key of this.gameInfo().summary) {
+      if (key === "points" || key === "total") continue;
+      const value = summaryValue(deal, seat, key);
+      if (value !== null && value !== undefined && value !== "") parts.push(value);
+    }
+    return parts.join("/");
   }
 
   scoreboard(state) {
     const { table, obs, deals } = state;
     const n = table.seats.length;
+    const game = this.gameInfo();
     const head = el("tr", {}, el("th", { text: "Deal" }), table.seats.map((s) => el("th", { text: this.name(s.seat) })));
     const rows = deals.map((deal) => deal.void
       ? el("tr.void", {}, el("td", { text: deal.number }), el("td", { colspan: n, text: `thrown in: ${deal.void}` }))
       : el(`tr${deal.tie_break ? ".tie" : ""}`, {}, el("td", { text: deal.number + (deal.tie_break ? " (tie-break)" : "") }),
-          deal.points.map((points, seat) => el("td", {},
-            el("span", { class: points.startsWith("-") ? "neg" : "pos", text: points }),
-            el("span.callwon", { text: `${deal.calls[seat]}/${deal.tricks[seat]}` })))));
+          deal.points.map((points, seat) => el(`td${(deal.dropped || []).includes(seat) ? ".dropped" : ""}`, {},
+            el("span", { class: scoreClass(points, table.lowest_wins), text: points }),
+            el("span.callwon", { text: this.cellNote(deal, seat) })))));
     if (!state.result && obs && obs.phase !== "over" && obs.phase !== "void") {
+      const live = game.stats.filter((k) => k !== "score");
       rows.push(el("tr.current", {}, el("td", { text: `${obs.deal_number ?? deals.length + 1} now` }),
-        obs.calls.map((call, seat) => el("td.small", { text: `${call ?? "–"}/${obs.tricks_won[seat]}` }))));
+        table.seats.map((s) => el("td.small", { text: live.map((k) => this.stat(obs, s.seat, k) ?? "–").join("/") }))));
     }
-    const totals = (state.result && state.result.totals) || (deals.length ? deals[deals.length - 1].totals : Array(n).fill("0"));
+    const start = String(table.start ?? 0);
+    const totals = (state.result && state.result.totals) || (deals.length ? deals[deals.length - 1].totals : Array(n).fill(start));
+    const live = game.summary.filter((k) => k !== "points" && k !== "total").map((k) => COLUMN_TEXT[k] || k).join("/");
     return el("section.scoreboard", {}, el("h3", { text: "Scores" }),
       el("div.scroll", {}, el("table.scores", {}, el("thead", {}, head), el("tbody", {}, rows),
         el("tfoot", {}, el("tr", {}, el("th", { text: "Total" }), totals.map((t) => el("th", { text: t })))))),
-      el("p.muted.small", { text: "call/won, then points: call + 0.1 per extra trick, or −call." }));
+      el("p.muted.small", { text: `${live ? `${live}, then points. ` : ""}${game.scoring}${table.lowest_wins ? " Lower is better." : ""}` }));
   }
 
   overlays(state) {
@@ -362,13 +514,16 @@ class TableView {
       const deal = deals[deals.length - 1];
       this.seenDeals = deals.length;
       const close = () => node.remove();
+      const columns = this.gameInfo().summary;
+      const headline = dealHeadline(deal, this);
       const body = deal.void
         ? el("p", { text: `Deal ${deal.number} was thrown in (${deal.void}); the same dealer deals again.` })
-        : el("table.scores", {},
-            el("thead", {}, el("tr", {}, ["", "call", "won", "points", "total"].map((h) => el("th", { text: h })))),
-            el("tbody", {}, state.table.seats.map((s) => el("tr", {}, el("td", { text: this.name(s.seat) }),
-              el("td", { text: deal.calls[s.seat] }), el("td", { text: deal.tricks[s.seat] }),
-              el("td", { text: deal.points[s.seat] }), el("td", { text: deal.totals[s.seat] })))));
+        : el("div", {}, headline ? el("p.deal-headline", { text: headline }) : null,
+            el("table.scores", {},
+              el("thead", {}, el("tr", {}, ["", ...columns].map((h) => el("th", { text: COLUMN_TEXT[h] || h })))),
+              el("tbody", {}, state.table.seats.map((s) => el(`tr${(deal.dropped || []).includes(s.seat) ? ".dropped" : ""}`, {},
+                el("td", { text: this.name(s.seat) + ((deal.dropped || []).includes(s.seat) ? " (dropped)" : "") }),
+                columns.map((key) => el("td", { "data-col": key, text: summaryValue(deal, s.seat, key) ?? "–" })))))));
       document.querySelectorAll(".deal-result").forEach((old) => old.remove());
       const node = el("div.deal-result.panel", { role: "status", "aria-label": "deal result" },
         el("h2", { text: `Deal ${deal.number} result` }), body,
@@ -381,7 +536,38 @@ class TableView {
 
 function rulesText(table) {
   const changed = Object.entries(table.changed).map(([k, v]) => `${k}=${v}`).join(", ");
-  return `${table.rules.preset}${changed ? ` (${changed})` : ""} · ${table.rules.match_deals} deal(s) · bots: ${table.level} · a dropped player's seat waits ${table.grace_s} s`;
+  const deals = table.rules.match_deals ? ` · ${table.rules.match_deals} deal(s)` : "";
+  const note = table.bot_note ? ` (${table.bot_note})` : "";
+  return `${table.title || table.rules.preset} · ${table.seats.length} players${changed ? ` (${changed})` : ""}${deals} · bots: ${table.level}${note} · a dropped player's seat waits ${table.grace_s} s`;
+}
+
+function scoreClass(points, lowestWins) {
+  const negative = points.startsWith("-");
+  if (points === "0") return "zero";
+  return negative !== Boolean(lowestWins) ? "neg" : "pos";
+}
+
+/** A finished deal's value in one summary column for one seat. */
+function summaryValue(deal, seat, key) {
+  if (key === "call") return deal.calls ? deal.calls[seat] : null;
+  if (key === "bid") return deal.last_bids ? deal.last_bids[seat] : null;
+  if (key === "won") return (deal.dropped || []).includes(seat) ? "–" : deal.tricks[seat];
+  if (key === "card_points") return deal.card_points ? deal.card_points[seat] : null;
+  if (key === "points") return deal.points ? deal.points[seat] : null;
+  if (key === "total") return deal.totals[seat];
+  return null;
+}
+
+/** One line on a finished deal: the contract, trump, the partner, why it was not played. */
+function dealHeadline(deal, view) {
+  const parts = [];
+  if (deal.declarer !== null && deal.contract !== null) parts.push(`${view.name(deal.declarer)} bid ${deal.contract}`);
+  if (deal.trump) parts.push(`trump ${SUIT_NAME[deal.trump] || deal.trump}`);
+  if (deal.upcard) parts.push(`face up ${cardLabel(deal.upcard)}`);
+  if (deal.partner_card) parts.push(`partner card ${cardLabel(deal.partner_card)}${deal.partner !== null ? ` (${deal.partner === deal.declarer ? "alone" : view.name(deal.partner)})` : ""}`);
+  if (deal.settled) parts.push(deal.settled === "take" ? "the bidder took −5" : "the bidder gave +5 to the others");
+  if (deal.unplayed) parts.push(deal.unplayed);
+  return parts.join(" · ");
 }
 
 function statusText(state, view) {
@@ -390,6 +576,6 @@ function statusText(state, view) {
   const deal = `Deal ${obs.deal_number ?? state.deals.length + 1}${obs.counting_seats ? " (tie-break)" : ""}`;
   if (obs.to_act === null || obs.to_act === undefined) return deal;
   const who = obs.to_act === you.seat ? "you" : view.name(obs.to_act);
-  const verb = { call: "call", play: "play", misdeal: "decide on a redeal", declare: "declare voids" }[obs.phase] || obs.phase;
+  const verb = view.phaseInfo(obs.phase).verb;
   return obs.to_act === you.seat ? `${deal} · Your turn to ${verb}` : `${deal} · Waiting for ${who} to ${verb}…`;
 }

@@ -1,8 +1,11 @@
 // Small DOM helpers shared by every page: element builder, cards, toasts, the banner.
 
-export const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
-export const SUIT_NAME = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+export const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣", R: "●", Y: "●", G: "●", B: "●" };
+export const SUIT_NAME = {
+  S: "spades", H: "hearts", D: "diamonds", C: "clubs", R: "red", Y: "yellow", G: "green", B: "black",
+};
 const RANK_TEXT = { T: "10" };
+const ROOK_COLOURS = "RYGB";
 
 /** el("button#go.primary", {title: "x"}, child...) → an element: tag, optional #id, .classes. */
 export function el(spec, attrs = {}, ...children) {
@@ -25,28 +28,57 @@ export function el(spec, attrs = {}, ...children) {
   return node;
 }
 
-export function cardLabel(name) {
-  const rank = name.slice(0, -1);
-  return `${RANK_TEXT[rank] || rank}${SUIT_SYMBOL[name.slice(-1)]}`;
-}
-
-/** A playing card face for a canonical name such as "TS". */
-export function cardEl(name, extra = {}) {
+/** A card name split into rank text and suit letter: "TS" → ["10", "S"], "14R" → ["14", "R"]. */
+export function cardParts(name) {
+  if (name === "ROOK") return ["Rook", ""];
   const suit = name.slice(-1);
   const rank = name.slice(0, -1);
-  const red = suit === "H" || suit === "D";
+  return [RANK_TEXT[rank] || rank, suit];
+}
+
+/** Rook cards are a number and a colour; standard ones a rank and a suit. */
+export function isRookCard(name) {
+  return name === "ROOK" || ROOK_COLOURS.includes(name.slice(-1));
+}
+
+export function cardLabel(name) {
+  const [rank, suit] = cardParts(name);
+  if (!suit) return rank;
+  return isRookCard(name) ? `${rank} ${SUIT_NAME[suit]}` : `${rank}${SUIT_SYMBOL[suit]}`;
+}
+
+/** A playing card face for a canonical name such as "TS", "14R" or "ROOK". */
+export function cardEl(name, extra = {}) {
+  const [rank, suit] = cardParts(name);
+  const rook = isRookCard(name);
+  const colour = name === "ROOK" ? "rook" : rook ? `rook-${suit}` : suit === "H" || suit === "D" ? "red" : "";
   const { class: more = "", ...rest } = extra;
   return el(
     "div",
     {
-      class: ["card", red ? "red" : "", more].filter(Boolean).join(" "),
+      class: ["card", colour, more].filter(Boolean).join(" "),
       "data-card": name,
-      title: `${RANK_TEXT[rank] || rank} of ${SUIT_NAME[suit]}`,
+      title: suit ? `${rank} of ${SUIT_NAME[suit]}` : "the Rook",
       ...rest,
     },
-    el("span.corner", {}, el("span.rank", { text: `${RANK_TEXT[rank] || rank}` }), el("span.suit", { text: SUIT_SYMBOL[suit] })),
-    el("span.pip", { text: SUIT_SYMBOL[suit] }),
+    el("span.corner", {}, el("span.rank", { text: name === "ROOK" ? "R" : rank }), el("span.suit", { text: suit ? SUIT_SYMBOL[suit] : "★" })),
+    el("span.pip", { text: name === "ROOK" ? "★" : rook ? rank : SUIT_SYMBOL[suit] }),
   );
+}
+
+const STANDARD_RANKS = "23456789TJQKA";
+
+/** Cards grouped by suit (black, red, black, red; Rook colours in pack order), high first. */
+export function sortCards(cards) {
+  const suitOrder = { S: 0, H: 1, C: 2, D: 3, R: 0, Y: 1, G: 2, B: 3 };
+  const rankOf = (name) => {
+    if (name === "ROOK") return 10.5;
+    const rank = name.slice(0, -1);
+    if (isRookCard(name)) return rank === "1" ? 15 : Number(rank);
+    return STANDARD_RANKS.indexOf(rank);
+  };
+  const suitOf = (name) => (name === "ROOK" ? 4 : suitOrder[name.slice(-1)]);
+  return [...cards].sort((a, b) => suitOf(a) - suitOf(b) || rankOf(b) - rankOf(a));
 }
 
 export function toast(message, kind = "error", ms = 4500) {

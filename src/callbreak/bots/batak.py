@@ -1,0 +1,99 @@
+"""The heuristic's policy for Batak İhaleli (RULES.md §3): bid, name trump, take tricks.
+
+Batak rewards tricks for everyone: the declarer scores its bid only if it takes
+that many, and every other seat scores +1 a trick (−bid for none at all), so a
+trick the declarer takes after making its bid is still one the defenders lose.
+The play is therefore the Call Break heuristic's own trick play with tricks
+always wanted; what differs is that trump is chosen per deal, so the card
+tracking is read with this deal's trump, and the auction is won by a hand
+evaluation over the four possible trumps.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from callbreak.bots.heuristic import estimate_tricks
+from callbreak.bots.knowledge import Knowledge, read
+from callbreak.cards import CARD_NAMES, RANK_COUNT, SUIT_MASKS, SUITS, parse_card
+from callbreak.engine import Action, Observation
+from callbreak.engine.tricks import beats
+
+if TYPE_CHECKING:
+    from callbreak.bots.heuristic import HeuristicBot
+
+ALWAYS_WANTED = 13
+"""Tricks still wanted by every seat: in Batak no trick is ever worth ducking."""
+
+
+def act(bot: HeuristicBot, observation: Observation) -> Action:
+    """One Batak decision of ``bot`` (its ``caution`` tempers the bids)."""
+    phase = observation.phase
+    if phase == "auction":
+        return bid(observation, bot.caution)
+    if phase == "trump":
+        return SUITS[best_trump(observation.hand_mask)]
+    legal = [parse_card(c) for c in observation.legal]
+    if len(legal) == 1:
+        return CARD_NAMES[legal[0]]
+    k = knowledge(observation)
+    if not k.trick:
+        return CARD_NAMES[bot._lead(k, legal, ALWAYS_WANTED)]
+    return CARD_NAMES[bot._follow(k, legal, ALWAYS_WANTED)]
+
+
+def best_trump(hand: int) -> int:
+    """The suit that makes the hand take the most tricks; ties go to the longer suit."""
+    return max(
+        range(4),
+        key=lambda s: (estimate_tricks(hand, s), (hand & SUIT_MASKS[s]).bit_count(), -s),
+    )
+
+
+def bid(observation: Observation, caution: float) -> int | str:
+    """Bid what the hand should take with its best trump, or pass when that is too few.
+
+    The declarer scores its bid, so it bids its whole estimate at once rather than
+    creeping up: a higher contract that it makes is worth more.
+    """
+    hand = observation.hand_mask
+    estimate = estimate_tricks(hand, best_trump(hand))
+    target = int(estimate - caution + 0.5)
+    bids = [b for b in observation.legal if isinstance(b, int)]
+    if not bids or target < bids[0]:
+        return "pass"
+    return min(target, bids[-1])
+
+
+def knowledge(observation: Observation) -> Knowledge:
+    """``read`` with this deal's trump: the rules know none, the deal chose one.
+
+    ``read`` takes trump from the rules (none in Batak), so the voids shown by not
+    following are already right; this adds what the chosen trump tells (under
+    ``must_trump=always`` a seat that neither followed nor trumped holds no trump)
+    and finds who is winning the trick in progress with trumps counted.
+    """
+    k = read(observation)
+    trump = SUITS.index(observation.trump) if observation.trump else -1
+    if trump < 0 or k.trump == trump:
+        return k
+    n = observation.players
+    voids = list(k.voids)
+    if observation.rules.must_trump == "always":
+        for trick in (*observation.history, observation.trick):
+            cards = [parse_card(c) for c in trick.cards]
+            if not cards:
+                continue
+            led = cards[0] // RANK_COUNT
+            for seat, card in zip(trick.seats(n)[1:], cards[1:], strict=True):
+                if card // RANK_COUNT not in (led, trump):
+                    voids[seat] |= 1 << trump
+    win, win_seat = k.win, k.win_seat
+    if k.trick:
+        seats = observation.trick.seats(n)
+        win, win_seat = k.trick[0], seats[0]
+        for seat, card in zip(seats[1:], k.trick[1:], strict=True):
+            if beats(card, win, trump):
+                win, win_seat = card, seat
+    return replace(k, trump=trump, voids=tuple(voids), win=win, win_seat=win_seat)

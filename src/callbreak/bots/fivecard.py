@@ -1,0 +1,416 @@
+"""The heuristic's policy for the five-card games: Snarples, Donut, Horsethief (RULES.md §5–§7).
+
+The three games share their trick play — follow suit if you can, else any card,
+with a trump or none — and in all three every trick a seat wins is good for it
+(−1 in the countdowns, +1 in Horsethief) while no trick at all is worst (+5, +3,
+−5).  So one trick player serves all three: it takes every trick it can, and
+one hand evaluation drives the decisions before the play (bid, trump, in or
+out, exchange).
+
+With five cards a seat and most of the pack out of play, "is this card the
+highest left?" is too strict a question: a missing ace is more often undealt
+than held.  Both the evaluation and the play therefore ask how likely it is
+that a card wins, from the hypergeometric chance that the seats still to play
+hold none of the cards that beat it (a seat known void in a suit holds none).
+Card ints are read in the deck in force, so the reversed ranks of Donut's 6
+deal (``decks.REVERSED``: a higher int still wins) need nothing special here
+beyond parsing the card names with that deck.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from math import comb
+from typing import TYPE_CHECKING
+
+from callbreak.decks import REVERSED, STANDARD, Deck
+from callbreak.engine import Action, Observation
+from callbreak.engine.tricks import beats
+
+if TYPE_CHECKING:
+    from callbreak.bots.heuristic import HeuristicBot
+
+STRIDE = 13
+SUIT_LETTERS = "SHDC"
+SUIT_MASKS = tuple(((1 << STRIDE) - 1) << (s * STRIDE) for s in range(4))
+FULL = (1 << (4 * STRIDE)) - 1
+
+KEEP = 0.3
+"""Horsethief: a side card less likely than this to win a trick is thrown in the exchange."""
+DRAW_CHANCE = 0.12
+"""What a card drawn blind from the Horsethief stock is worth, as a chance to win a trick."""
+RUFF_VOID = 0.35
+"""A low trump's chance to win by ruffing a side suit the hand lacks."""
+RUFF_SINGLETON = 0.15
+"""... or a side suit of one card, once it has been played."""
+WIN_WORTH = 0.3
+"""The least chance of taking the trick for which a card is spent trying to."""
+
+
+@lru_cache(maxsize=4096)
+def none_held(unseen: int, higher: int, cards: int) -> float:
+    """Chance that a seat holding ``cards`` of the ``unseen`` cards has none of ``higher``
+    particular ones (drawn without replacement: the hypergeometric zero term)."""
+    if higher <= 0 or cards <= 0:
+        return 1.0
+    if unseen - higher < cards:
+        return 0.0
+    return comb(unseen - higher, cards) / comb(unseen, cards)
+
+
+def above(card: int) -> int:
+    """The cards of ``card``'s suit that beat it."""
+    return SUIT_MASKS[card // STRIDE] & ~((2 << card) - 1)
+
+
+@dataclass(frozen=True)
+class Table:
+    """What one seat knows of where the cards are, at any moment of the deal."""
+
+    seat: int
+    trump: int
+    hand: int
+    unseen: int
+    """Cards that may be in another seat's hand: not mine, not played, not known elsewhere."""
+    counts: dict[int, int]
+    """Unknown cards each other seat in the play still holds."""
+    known: dict[int, int]
+    """Cards known to be in another seat's hand (Donut's dealer holds the upcard)."""
+    voids: dict[int, int]
+    """Suits (bits) each seat has shown it lacks by not following."""
+
+    def void_chance(self, seat: int, suit: int) -> float:
+        if self.voids.get(seat, 0) >> suit & 1:
+            return 1.0
+        if self.known.get(seat, 0) & SUIT_MASKS[suit]:
+            return 0.0
+        u = self.unseen.bit_count()
+        return none_held(u, (self.unseen & SUIT_MASKS[suit]).bit_count(), self.counts[seat])
+
+    def holds_any(self, seat: int, cards: int) -> float:
+        """Chance that ``seat`` holds at least one of ``cards``."""
+        if self.known.get(seat, 0) & cards:
+            return 1.0
+        if not self.unseen & cards:
+            return 0.0
+        suit = (cards.bit_length() - 1) // STRIDE  # ``cards`` are always of one suit here
+        if self.voids.get(seat, 0) >> suit & 1:
+            return 0.0
+        u = self.unseen.bit_count()
+        return 1.0 - none_held(u, (self.unseen & cards).bit_count(), self.counts[seat])
+
+    def win_chance(self, card: int, led: int, later: list[int]) -> float:
+        """Chance that ``card`` still wins the trick once the seats in ``later`` have played
+        (``led`` the suit led, -1 when ``card`` leads); they are assumed to take it if they
+        can, since in these games every seat wants tricks."""
+        suit = card // STRIDE
+        if led < 0:
+            led = suit
+        trump = self.trump
+        chance = 1.0
+        if suit == led:
+            higher = above(card)
+            for seat in later:
+                chance *= 1.0 - self.holds_any(seat, higher)
+            if suit != trump and trump >= 0:
+                trumps = SUIT_MASKS[trump]
+                for seat in later:
+                    ruff = self.void_chance(seat, suit) * self.holds_any(seat, trumps)
+                    chance *= 1.0 - ruff
+            return chance
+        if suit != trump:
+            return 0.0  # a discard never wins
+        higher = above(card)
+        for seat in later:
+            over = self.void_chance(seat, led) * self.holds_any(seat, higher)
+            chance *= 1.0 - over
+        return chance
+
+
+def deck_of(observation: Observation) -> Deck:
+    """The deck whose names and ints the observation uses (reversed on Donut's 6 deal)."""
+    return REVERSED if observation.reversed_ranks else STANDARD
+
+
+def trump_of(observation: Observation) -> int:
+    return SUIT_LETTERS.index(observation.trump) if observation.trump else -1
+
+
+def score_of(observation: Observation, seat: int) -> float:
+    """A seat's match total before this deal (the game's start outside a match)."""
+    if observation.totals is None:
+        return float(observation.rules.shape.start)
+    return float(observation.totals[seat].json())
+
+
+def table_before_play(observation: Observation, trump: int, opponents: int) -> Table:
+    """The table as dealt, for a decision before any card is played: ``opponents`` seats,
+    five unknown cards each (Donut's dealer holds its upcard; Horsethief's is out of play)."""
+    seat = observation.seat
+    hand = observation.hand_mask
+    size = observation.rules.hand_size
+    gone = hand
+    known: dict[int, int] = {}
+    upcard = _upcard(observation)
+    if upcard is not None:
+        gone |= 1 << upcard
+        if observation.game == "donut" and seat != observation.dealer:
+            known[observation.dealer] = 1 << upcard
+    counts = {-1 - i: size for i in range(opponents)}
+    if known:
+        # One of the opponents is the dealer, and one of its five cards is known.
+        counts = {observation.dealer: size - 1, **{-1 - i: size for i in range(opponents - 1)}}
+    return Table(seat, trump, hand, FULL & ~gone, counts, known, {})
+
+
+def _upcard(observation: Observation) -> int | None:
+    return None if observation.upcard is None else deck_of(observation).parse(observation.upcard)
+
+
+def card_chances(table: Table) -> list[tuple[int, float]]:
+    """Each card of the hand with its chance to take a trick, as dealt.
+
+    A side card counts if nobody holds a higher one of its suit and nobody ruffs
+    it; a trump if nobody holds a higher trump, or, for a low trump, by ruffing
+    a suit the hand lacks.
+    """
+    hand, trump = table.hand, table.trump
+    others = list(table.counts)
+    chances = {card: table.win_chance(card, -1, others) for card in _cards(hand)}
+    if trump >= 0:
+        # Each short side suit gives one trump a ruff: the best trump not already a winner.
+        ruffs = sorted(
+            (
+                RUFF_VOID if length == 0 else RUFF_SINGLETON
+                for suit in range(4)
+                if suit != trump and (length := (hand & SUIT_MASKS[suit]).bit_count()) <= 1
+            ),
+            reverse=True,
+        )
+        spare = sorted(
+            (c for c in chances if c // STRIDE == trump and chances[c] < RUFF_VOID),
+            reverse=True,
+        )
+        for card, ruff in zip(spare, ruffs, strict=False):
+            chances[card] = max(chances[card], ruff)
+    return list(chances.items())
+
+
+def evaluate(table: Table) -> tuple[float, float]:
+    """Expected tricks and the chance of none (the cards taken as independent)."""
+    tricks, none = 0.0, 1.0
+    for _, chance in card_chances(table):
+        tricks += chance
+        none *= 1.0 - chance
+    return tricks, none
+
+
+def best_trump(observation: Observation, opponents: int) -> tuple[int, float, float]:
+    """The suit that makes the hand take the most tricks, with its expected tricks and the
+    chance of none; ties go to spades first (in Snarples spades keep everyone in)."""
+    best = (-1, -1.0, 1.0)
+    for suit in range(4):
+        tricks, none = evaluate(table_before_play(observation, suit, opponents))
+        if tricks > best[1] + 1e-9:
+            best = (suit, tricks, none)
+    return best
+
+
+def _cards(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+# ------------------------------------------------------------------ decisions
+def act(bot: HeuristicBot, observation: Observation) -> Action:
+    """One decision of ``bot`` in Snarples, Donut or Horsethief."""
+    phase = observation.phase
+    legal = observation.legal
+    if len(legal) == 1:
+        only: Action = legal[0]
+        return only
+    if phase == "play":
+        return play(observation)
+    game = observation.game
+    if phase == "auction":
+        return snarples_bid(observation, bot.caution)
+    if phase == "trump":
+        opponents = len(observation.active) - 1
+        return SUIT_LETTERS[best_trump(observation, opponents)[0]]
+    if phase == "drop":
+        return "in" if stays_in(observation) else "out"
+    if phase == "settle":
+        return snarples_settle(observation)
+    if phase == "exchange":
+        return exchange(observation)
+    raise ValueError(f"the heuristic has no policy for {game} phase {phase!r}")
+
+
+def snarples_bid(observation: Observation, caution: float) -> Action:
+    """Bid the tricks the hand takes with its best trump, or pass when that is not enough.
+
+    A made bid scores the tricks won, not the bid, so a higher bid only adds risk;
+    but the auction goes round once, so a seat that others still follow bids all it
+    can to keep the trump choice, and the last to speak bids just enough.
+    """
+    opponents = len(observation.active) - 1
+    _, tricks, _ = best_trump(observation, opponents)
+    target = min(5, int(tricks - caution + 0.5))
+    bids = [b for b in observation.legal if isinstance(b, int)]
+    if not bids or target < bids[0]:
+        return "pass"
+    last = len(observation.bids) == len(observation.active) - 1
+    return bids[0] if last else target
+
+
+def stays_in(observation: Observation) -> bool:
+    """Whether playing the deal is worth more than dropping (or sitting) out.
+
+    Playing is worth the expected tricks less the penalty for none times its
+    chance: +5 in Snarples and Horsethief, +3 in Donut.  Sitting out is free,
+    except in Snarples at a score of 3 or less (+1).  In Horsethief the hand is
+    judged as it will be after the exchange: weak side cards redrawn blind.
+    """
+    game = observation.game
+    players = len(observation.active) - len(observation.dropped)
+    table = table_before_play(observation, trump_of(observation), max(1, players - 1))
+    if game == "horsethief":
+        tricks, none = 0.0, 1.0
+        for card, chance in card_chances(table):
+            if card // STRIDE != table.trump and chance < KEEP:
+                chance = max(chance, DRAW_CHANCE)
+            tricks += chance
+            none *= 1.0 - chance
+        return tricks - 5 * none > 0
+    tricks, none = evaluate(table)
+    if game == "donut":
+        return tricks - 3 * none > 0
+    cost = 1.0 if score_of(observation, observation.seat) <= 3 else 0.0
+    return tricks - 5 * none > -cost
+
+
+def snarples_settle(observation: Observation) -> Action:
+    """Everyone else sat out: −5 for itself, or +5 to every other seat.
+
+    Both move the bidder 5 closer relative to the others; what differs is how
+    near the match's end is.  Take when that wins now, or when it leads (the
+    sooner the end the better); when behind, give, which keeps the leader away
+    from 0 and may push a seat to 33 and out of the game.
+    """
+    seat = observation.seat
+    mine = score_of(observation, seat)
+    others = [score_of(observation, s) for s in observation.dealt_in if s != seat]
+    best_other = min(others, default=mine + 1)
+    if mine - 5 <= 0 and mine - 5 < best_other:
+        return "take"
+    return "give" if best_other < mine else "take"
+
+
+def exchange(observation: Observation) -> Action:
+    """Throw the weakest side card while it is unlikely to take a trick; keep trumps and
+    winners.  One card a decision: the engine asks again until ``done``."""
+    thrown = observation.rules.hand_size - observation.hand_mask.bit_count()
+    if thrown >= observation.stock_size:
+        return "done"
+    opponents = max(1, len(observation.active) - 1)
+    table = table_before_play(observation, trump_of(observation), opponents)
+    weak = [
+        (chance, card % STRIDE, card)
+        for card, chance in card_chances(table)
+        if card // STRIDE != table.trump and chance < KEEP
+    ]
+    if not weak:
+        return "done"
+    card = min(weak)[2]
+    return deck_of(observation).names[card]
+
+
+# ------------------------------------------------------------------ play
+def table_in_play(observation: Observation) -> Table:
+    """The table now: cards played, voids shown, and how many cards each seat still holds."""
+    deck = deck_of(observation)
+    seat = observation.seat
+    n = observation.players
+    active = observation.active or tuple(range(n))
+    size = observation.rules.hand_size
+    rounds = len(observation.history)
+    played_now = set(observation.trick.seats(n))
+    voids: dict[int, int] = {}
+    for trick in (*observation.history, observation.trick):
+        if not trick.cards:
+            continue
+        cards = [deck.parse(c) for c in trick.cards]
+        led = cards[0] // STRIDE
+        for who, card in zip(trick.seats(n)[1:], cards[1:], strict=True):
+            if card // STRIDE != led:
+                voids[who] = voids.get(who, 0) | 1 << led
+    gone = observation.hand_mask | observation.played_mask
+    known: dict[int, int] = {}
+    upcard = _upcard(observation)
+    if upcard is not None and not observation.played_mask >> upcard & 1:
+        gone |= 1 << upcard
+        if observation.game == "donut" and seat != observation.dealer:
+            known[observation.dealer] = 1 << upcard
+    counts = {
+        s: size - rounds - (s in played_now) - known.get(s, 0).bit_count()
+        for s in active
+        if s != seat
+    }
+    return Table(
+        seat, trump_of(observation), observation.hand_mask, FULL & ~gone, counts, known, voids
+    )
+
+
+def play(observation: Observation) -> str:
+    """Take the trick when a card is likely enough to; otherwise keep the good cards."""
+    deck = deck_of(observation)
+    names: dict[int, str] = {deck.parse(name): str(name) for name in observation.legal}
+    legal = sorted(names)
+    table = table_in_play(observation)
+    trump = table.trump
+    n = observation.players
+    active = list(observation.active or range(n))
+    trick = observation.trick
+    if not trick.cards:
+        later = [s for s in active if s != table.seat]
+        chances = [(table.win_chance(c, -1, later), c // STRIDE == trump, c) for c in legal]
+        chance, _, card = max(chances)
+        if chance >= WIN_WORTH:
+            return names[card]
+        return names[_cheapest(table, legal)]
+    cards = [deck.parse(c) for c in trick.cards]
+    seats = trick.seats(n)
+    led = cards[0] // STRIDE
+    win = cards[0]
+    for card in cards[1:]:
+        if beats(card, win, trump):
+            win = card
+    at = active.index(trick.leader)
+    order = active[at:] + active[:at]
+    later = order[len(seats) + 1 :]
+    winners = [c for c in legal if beats(c, win, trump)]
+    if winners:
+        rated = [(table.win_chance(c, led, later), c) for c in winners]
+        best = max(chance for chance, _ in rated)
+        if best >= WIN_WORTH or not later:
+            # The cheapest card that does nearly as well as the best one.
+            good = [c for chance, c in rated if chance >= best - 0.05]
+            return names[min(good, key=lambda c: (c // STRIDE == trump, c % STRIDE))]
+    return names[_cheapest(table, [c for c in legal if c not in winners] or legal)]
+
+
+def _cheapest(table: Table, cards: list[int]) -> int:
+    """The card least worth keeping: a side card before a trump, low before high, and from
+    the shortest suit (a void to ruff into later)."""
+    hand = table.hand
+
+    def cost(card: int) -> tuple[bool, int, int]:
+        suit = card // STRIDE
+        return suit == table.trump, card % STRIDE, (hand & SUIT_MASKS[suit]).bit_count()
+
+    return min(cards, key=cost)

@@ -1,0 +1,238 @@
+"""The PettingZoo AEC environment: one deal (or one match) of any preset, seat by seat.
+
+Agents are ``player_0`` .. ``player_3`` (the seats).  ``observe(agent)`` encodes
+that seat's ``Observation`` (``callbreak.env.encoding`` documents the vector);
+nothing else about the deal reaches an agent.  The reward of a seat is the
+deal's points when the deal ends (``reward="deal"``, the default; one episode is
+one deal) or each deal's points as it ends (``reward="match"``; one episode is a
+whole match, and the rewards add up to the match totals).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import gymnasium
+import numpy as np
+from pettingzoo import AECEnv
+
+from callbreak.engine import Action, Deal, Match, Observation, observe_public
+from callbreak.env.encoding import Encoder, Mask, Vector
+from callbreak.rules import Rules
+
+ENV_PRESETS = (
+    "callbreak",
+    "callbreak-bhoos",
+    "callbridge",
+    "batak-koz-maca",
+    "batak-ihale",
+    "rook-call-partner",
+)
+"""The presets the env serves (every preset of the engine)."""
+
+ObsDict = dict[str, Any]
+
+
+class CallBreakEnv(AECEnv):  # type: ignore[misc]
+    """A PettingZoo AEC env for one preset (any game of the family the engine runs).
+
+    ``reset(seed=...)`` reproduces the deal (the dealer and the shuffle come from
+    the seed); ``reset(options={"hands": [...]} or {"deck": [...]}, "dealer": d)``
+    plays a known deal instead (deal mode).  An illegal action raises
+    ``IllegalAction`` naming the rule, and changes nothing.
+    """
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo's own name; copied per instance)
+        "render_modes": ["ansi"],
+        "name": "callbreak_v0",
+        "is_parallelizable": False,
+        "render_fps": 4,
+    }
+
+    def __init__(
+        self,
+        preset: str = "callbreak",
+        *,
+        rules: Rules | None = None,
+        reward: str = "deal",
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        if reward not in ("deal", "match"):
+            raise ValueError(f"reward={reward!r}: choose deal or match")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode={render_mode!r}: only 'ansi' is supported")
+        self.rules = rules if rules is not None else Rules.preset(preset)
+        self.reward_mode = reward
+        self.render_mode = render_mode
+        self.encoder = Encoder(self.rules)
+        n = self.rules.players
+        self.possible_agents = [f"player_{seat}" for seat in range(n)]
+        self.agent_name_mapping = {name: seat for seat, name in enumerate(self.possible_agents)}
+        self.metadata = dict(self.metadata, name=f"{self.rules.name.replace('-', '_')}_v0")
+        e = self.encoder
+        space = gymnasium.spaces.Dict(
+            {
+                "observation": gymnasium.spaces.Box(e.low, e.high, (e.size,), np.float32),
+                "action_mask": gymnasium.spaces.Box(0, 1, (e.num_actions,), np.int8),
+            }
+        )
+        self.observation_spaces = {a: space for a in self.possible_agents}
+        self.action_spaces = {
+            a: gymnasium.spaces.Discrete(e.num_actions) for a in self.possible_agents
+        }
+        self._rng = random.Random()
+        self.deal: Deal | None = None
+        self.match: Match | None = None
+        self.agents: list[str] = []
+
+    # -------------------------------------------------------------- spaces
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # --------------------------------------------------------------- reset
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new deal (or match).  Known ``options``: ``hands`` or ``deck`` (a known deal)
+        and ``dealer``; other keys are ignored, as PettingZoo's own test passes one."""
+        if seed is not None:
+            self._rng = random.Random(seed)
+        options = options or {}
+        rng = self._rng
+        dealer = options.get("dealer")
+        if self.reward_mode == "match":
+            hands, deck = options.get("hands"), options.get("deck")
+            self.match = Match(
+                self.rules,
+                seed=rng.getrandbits(63),
+                dealer=dealer,
+                hands=None if hands is None else [hands],
+                decks=None if deck is None else [deck],
+            )
+            self.deal = self.match.deal
+        else:
+            self.match = None
+            if dealer is None:
+                dealer = rng.randrange(self.rules.players)
+            if "hands" in options or "deck" in options:
+                self.deal = Deal(
+                    self.rules, options.get("hands"), deck=options.get("deck"), dealer=dealer
+                )
+            else:
+                # A deal thrown in as dealt (misdeal=auto) is redealt by the same dealer.
+                self.deal = Deal(self.rules, seed=rng.getrandbits(63), dealer=dealer)
+                while self.deal.over:
+                    self.deal = Deal(self.rules, seed=rng.getrandbits(63), dealer=dealer)
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._totals = self._current_totals()
+        self._after_action()
+
+    # ---------------------------------------------------------------- views
+    def observation_of(self, agent: str) -> Observation:
+        """The engine's ``Observation`` for ``agent``'s seat: what a bot at that seat gets."""
+        seat = self.agent_name_mapping[agent]
+        if self.match is not None:
+            return self.match.observation(seat)
+        assert self.deal is not None, "call reset() first"
+        return self.deal.observation(seat)
+
+    def observe(self, agent: str) -> ObsDict:
+        obs = self.observation_of(agent)
+        vector: Vector = self.encoder.encode(obs)
+        mask: Mask = self.encoder.action_mask(obs.legal)
+        return {"observation": vector, "action_mask": mask}
+
+    def render(self) -> str | None:
+        """The table as a spectator sees it (no hand), as text."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() without render_mode: pass render_mode='ansi'")
+            return None
+        return render_text(self)
+
+    def close(self) -> None:
+        """Nothing to release: the env holds only Python objects."""
+
+    # ----------------------------------------------------------------- step
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        engine_action = self.encoder.action(int(action))
+        if self.match is not None:
+            self.match.act(engine_action)
+            self.deal = self.match.deal
+        else:
+            assert self.deal is not None
+            self.deal.act(engine_action)
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        totals = self._current_totals()
+        for seat, name in enumerate(self.possible_agents):
+            self.rewards[name] = (totals[seat] - self._totals[seat]) / 10
+        self._totals = totals
+        self._after_action()
+        self._accumulate_rewards()
+
+    # ------------------------------------------------------------ internals
+    def _current_totals(self) -> list[int]:
+        """Points booked so far by seat, in tenths (the deal's once over; the match's)."""
+        if self.match is not None:
+            return [p.tenths for p in self.match.totals]
+        assert self.deal is not None
+        points = self.deal.points if self.deal.over else None
+        return [0] * self.rules.players if points is None else [p.tenths for p in points]
+
+    def _after_action(self) -> None:
+        if self.match is not None:
+            over, seat = self.match.over, self.match.to_act
+        else:
+            assert self.deal is not None
+            over, seat = self.deal.over, self.deal.to_act
+        if over:
+            for name in self.agents:
+                self.terminations[name] = True
+            # The dead agents step out in seat order.
+            self.agent_selection = self.agents[0]
+            return
+        assert seat is not None
+        self.agent_selection = self.possible_agents[seat]
+
+    def action_of(self, index: int) -> Action:
+        """The engine action an action index stands for."""
+        return self.encoder.action(index)
+
+
+def render_text(env: CallBreakEnv) -> str:
+    """A few lines on the table, built from the public (spectator's) observation."""
+    assert env.deal is not None
+    view = observe_public(env.deal)
+    lines = [f"{env.rules.title}: {view.phase}, dealer seat {view.dealer}, trump {view.trump}"]
+    if env.encoder.auction:
+        bids = " ".join(f"{seat}:{bid}" for seat, bid in view.bids)
+        lines.append(f"bids {bids or '-'}  contract {view.contract} declarer {view.declarer}")
+    else:
+        lines.append("calls " + " ".join("-" if c is None else str(c) for c in view.calls))
+    lines.append("tricks " + " ".join(str(t) for t in view.tricks_won))
+    if view.trick.cards:
+        lines.append(f"trick led by seat {view.trick.leader}: {' '.join(view.trick.cards)}")
+    if view.points is not None:
+        lines.append("points " + " ".join(str(p) for p in view.points))
+    if env.match is not None:
+        lines.append("totals " + " ".join(str(p) for p in env.match.totals))
+    if view.to_act is not None:
+        lines.append(f"seat {view.to_act} to act")
+    return "\n".join(lines)
+
+
+def env(preset: str = "callbreak", **kwargs: Any) -> CallBreakEnv:
+    """The AEC env of a preset (PettingZoo's usual ``env()`` constructor)."""
+    return CallBreakEnv(preset, **kwargs)

@@ -1,0 +1,326 @@
+"""One seat's ``Observation`` as a fixed-size vector, and every action of a game as an index.
+
+The RL faces (the PettingZoo env, the Gymnasium single seat, the OpenSpiel game
+and the ``rl`` bot) all encode through ``Encoder``, and ``Encoder.encode``
+reads nothing but an ``Observation``: the hidden-information wall of
+DESIGN.md holds by construction, because no ``Deal`` ever reaches this module.
+
+Seats are *relative*: index 0 is the observing seat, 1 the seat after it, and
+so on round the table, so one policy can sit in any chair.  Cards are indexed
+by ``Encoder.cards`` (the 52 cards ``2S 3S ... AC`` in engine order; in the Rook
+deck the 56 numbered cards in pack order, then the Rook, which keeps its index
+wherever trump puts it).  The vector is float32, its fields in this order
+(P players, C cards, S = 4 suits, K = the game's call or bid values)::
+
+    hand          C      1 for each card the seat holds now
+    played        P×C    cards each relative seat has played this deal (done tricks and the
+                         trick in progress)
+    trick         P×C    the trick in progress in play order: row k is its k-th card
+    trick_leader  P      relative seat that led the trick in progress (one-hot)
+    to_act        P      relative seat whose decision is next (all 0 once the deal is over)
+    dealer        P      relative seat of the dealer
+    phase         F      one-hot over the game's phases, then "over" and "void"
+    calls         P×(K+1) each seat's call (call games) or its last bid (auction games), one-hot
+                         over K values; column 0 = none yet
+    passed        P      1 for a seat that has passed in the auction
+    contract      K      the contract (auction games: the winning bid so far), one-hot
+    declarer      P      relative seat of the declarer (auction games)
+    tricks_won    P      tricks won by each seat / hand size
+    trump         S      trump of this deal, one-hot (all 0 while none is named)
+    voids         P×S    public voids: declared ("side off"), or shown by not following the
+                         led suit
+    points        P      this deal's points by seat once it is over, / ``score_scale`` (else 0)
+    totals        P      match totals before this deal / ``score_scale``, clipped to ±10
+                         (0 outside a match)
+  Call Partner (Rook) only:
+    partner_card  C      the card the declarer called
+    partner       P      relative seat of the partner, when this seat may know it
+    nest          C      the nest as dealt (the declarer's own observation, once taken)
+    discards      C      the declarer's discards (its own observation only)
+    card_points   P      card points taken in tricks by each seat / 200
+
+Actions (one ``Discrete`` space per game, ``Encoder.actions``), in this order:
+the call values (call games: ``min_call..max_call``) or bid values (auction games:
+``min_bid..max_bid`` by ``bid_step``), ``"pass"`` (auction games), the four suit
+letters (games that name trump), the C cards (a card action means that card in
+whatever phase asks for one: discard, partner call or play), and ``True`` and
+``False`` (games with a yes/no phase: misdeal claims, void declarations).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from callbreak.decks import DECKS, ROOK_FREE, ROOK_SLOT, ROOK_STRIDE
+from callbreak.engine import Action, Observation
+from callbreak.engine.games import SPECS
+from callbreak.rules import Rules
+
+SCORE_CLIP = 10.0
+"""Scaled scores are clipped to ±this, so the observation space has finite bounds."""
+
+Vector = npt.NDArray[np.float32]
+Mask = npt.NDArray[np.int8]
+
+
+class Encoder:
+    """The vector layout and action table of one game under one set of ``rules``.
+
+    ``fields`` lists ``(name, offset, shape)`` for every field above, so a model
+    (or a test) can slice the vector by name: ``encoder.field(vector, "hand")``.
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.players = p = rules.players
+        self.game = rules.game
+        deck = DECKS[rules.shape.deck]
+        self.rook = deck.name == "rook"
+        self.hand_size = rules.hand_size
+        # Card index: the pack order, the Rook last (it is the last card of ROOK_DECK.cards).
+        self.cards: tuple[str, ...] = tuple(deck.names[c] for c in deck.cards)
+        c = len(self.cards)
+        self._index_of_name = {name: i for i, name in enumerate(self.cards)}
+        top = max(deck.cards) + 1
+        gather = np.full(max(top, 64), -1, np.int64)
+        for i, card in enumerate(deck.cards):
+            gather[card] = i
+        if self.rook:
+            for colour in range(4):  # the Rook placed in any colour keeps its index
+                gather[colour * ROOK_STRIDE + ROOK_SLOT] = self._index_of_name["ROOK"]
+            gather[ROOK_FREE] = self._index_of_name["ROOK"]
+        self._bits = len(gather)
+        self._gather_cards = gather >= 0
+        self._gather_index = gather[gather >= 0]
+        self.auction = self.game != "callbreak"
+        if self.auction:
+            values = tuple(range(rules.min_bid, rules.max_bid + 1, rules.bid_step))
+        else:
+            values = tuple(range(rules.min_call, rules.max_call + 1))
+        self.values = values
+        self._value_index = {v: i for i, v in enumerate(values)}
+        k = len(values)
+        self.phases: tuple[str, ...] = (
+            *(phase.name for phase in SPECS[rules.game].phases),
+            "over",
+            "void",
+        )
+        self._phase_index = {name: i for i, name in enumerate(self.phases)}
+        self.suits = deck.suits
+        self.score_scale = self._score_scale(rules)
+        self._suit_tables: dict[str | None, dict[str, int]] = {}
+
+        layout: list[tuple[str, tuple[int, ...]]] = [
+            ("hand", (c,)),
+            ("played", (p, c)),
+            ("trick", (p, c)),
+            ("trick_leader", (p,)),
+            ("to_act", (p,)),
+            ("dealer", (p,)),
+            ("phase", (len(self.phases),)),
+            ("calls", (p, k + 1)),
+            ("passed", (p,)),
+            ("contract", (k,)),
+            ("declarer", (p,)),
+            ("tricks_won", (p,)),
+            ("trump", (4,)),
+            ("voids", (p, 4)),
+            ("points", (p,)),
+            ("totals", (p,)),
+        ]
+        if self.rook:
+            layout += [
+                ("partner_card", (c,)),
+                ("partner", (p,)),
+                ("nest", (c,)),
+                ("discards", (c,)),
+                ("card_points", (p,)),
+            ]
+        self.fields: list[tuple[str, int, tuple[int, ...]]] = []
+        at = 0
+        for name, shape in layout:
+            self.fields.append((name, at, shape))
+            at += int(np.prod(shape))
+        self.size = at
+        self._offset = {name: off for name, off, _ in self.fields}
+        low = np.zeros(self.size, np.float32)
+        for name in ("points", "totals"):
+            low[self._offset[name] : self._offset[name] + p] = -SCORE_CLIP
+        high = np.ones(self.size, np.float32)
+        for name in ("points", "totals"):
+            high[self._offset[name] : self._offset[name] + p] = SCORE_CLIP
+        self.low, self.high = low, high
+
+        # The action table.
+        actions: list[Action] = list(values)
+        if self.auction:
+            actions.append("pass")
+            actions += list(deck.suits)
+        actions += list(self.cards)
+        phase_names = set(self.phases)
+        if "misdeal" in phase_names or "declare" in phase_names:
+            actions += [True, False]
+        self.actions: tuple[Action, ...] = tuple(actions)
+        self.num_actions = len(actions)
+        self._card_action0 = actions.index(self.cards[0])
+        self._action_index: dict[tuple[type, Action], int] = {
+            (type(a), a): i for i, a in enumerate(actions)
+        }
+
+    @staticmethod
+    def _score_scale(rules: Rules) -> float:
+        """About the largest swing of one deal, so scaled points stay near [-1, 1]."""
+        if rules.game == "rook":
+            return 200.0
+        if rules.game == "batak":
+            return 13.0 * rules.score_multiplier
+        return float(max(13, rules.bonus_points) * rules.score_multiplier)
+
+    # ------------------------------------------------------------- actions
+    def action_index(self, action: Action) -> int:
+        """The index of an engine action (bools, ints and strings are told apart)."""
+        return self._action_index[(type(action), action)]
+
+    def action(self, index: int) -> Action:
+        """The engine action of an index (a card as its name)."""
+        return self.actions[int(index)]
+
+    def action_mask(self, legal: Sequence[Any]) -> Mask:
+        """1 for each legal action, from ``Observation.legal`` (or ``Deal.legal()``)."""
+        mask = np.zeros(self.num_actions, np.int8)
+        index = self._action_index
+        for action in legal:
+            mask[index[(type(action), action)]] = 1
+        return mask
+
+    # --------------------------------------------------------- observation
+    def field(self, vector: Vector, name: str) -> Vector:
+        """The named field of an encoded vector, in its shape."""
+        for field_name, offset, shape in self.fields:
+            if field_name == name:
+                return vector[offset : offset + int(np.prod(shape))].reshape(shape)
+        raise KeyError(f"no field {name!r}: the fields are {[f[0] for f in self.fields]}")
+
+    def mask_cards(self, mask: int) -> npt.NDArray[np.bool_]:
+        """A card mask of the deal's deck as a bool vector over ``cards``."""
+        raw = np.frombuffer(mask.to_bytes(self._bits // 8 + 1, "little"), np.uint8)
+        bits = np.unpackbits(raw, bitorder="little")[: self._bits].astype(bool)
+        out = np.zeros(len(self.cards), bool)
+        if self.rook:  # several ints stand for the Rook (free, or placed in any colour)
+            np.logical_or.at(out, self._gather_index, bits[self._gather_cards])
+        else:
+            out[self._gather_index] = bits[self._gather_cards]
+        return out
+
+    def encode(self, obs: Observation, out: Vector | None = None) -> Vector:
+        """The vector of one seat's observation (see the module docstring for the fields).
+
+        The 0/1 entries are gathered as indices and set in one numpy call: setting
+        them one by one costs more than the rest of the work together.
+        """
+        v = np.zeros(self.size, np.float32) if out is None else out
+        if out is not None:
+            v[:] = 0
+        p, c = self.players, len(self.cards)
+        me = obs.seat
+        off = self._offset
+        index = self._index_of_name
+        ones: list[int] = []
+        put = ones.append
+
+        hand = off["hand"]
+        v[hand : hand + c] = self.mask_cards(obs.hand_mask)
+        played = off["played"]
+        voids = off["voids"]
+        suit_of = self._suit_table(obs.trump)
+        for trick in (*obs.history, obs.trick):
+            names = trick.cards
+            if not names:
+                continue
+            led = suit_of[names[0]]
+            rel = (trick.leader - me) % p
+            for name in names:
+                put(played + rel * c + index[name])
+                if led >= 0 and suit_of[name] != led:
+                    put(voids + rel * 4 + led)
+                rel = rel + 1 if rel + 1 < p else 0
+        trick_at = off["trick"]
+        for k, name in enumerate(obs.trick.cards):
+            put(trick_at + k * c + index[name])
+        if obs.phase == "play":
+            put(off["trick_leader"] + (obs.trick.leader - me) % p)
+        if obs.to_act is not None:
+            put(off["to_act"] + (obs.to_act - me) % p)
+        put(off["dealer"] + (obs.dealer - me) % p)
+        put(off["phase"] + self._phase_index[obs.phase])
+
+        k1 = len(self.values) + 1
+        calls = off["calls"]
+        if self.auction:
+            last_bid: dict[int, int] = {}
+            for seat, bid in obs.bids:
+                rel = (seat - me) % p
+                if bid == "pass":
+                    put(off["passed"] + rel)
+                else:
+                    last_bid[rel] = self._value_index[int(bid)]
+            for rel in range(p):
+                column = 0 if rel not in last_bid else 1 + last_bid[rel]
+                put(calls + rel * k1 + column)
+            if obs.contract is not None and obs.contract in self._value_index:
+                put(off["contract"] + self._value_index[obs.contract])
+            if obs.declarer is not None:
+                put(off["declarer"] + (obs.declarer - me) % p)
+        else:
+            for seat, call in enumerate(obs.calls):
+                column = 0 if call is None else 1 + self._value_index[call]
+                put(calls + ((seat - me) % p) * k1 + column)
+        if obs.trump is not None:
+            put(off["trump"] + self.suits.index(obs.trump))
+        for seat, letters in enumerate(obs.declared_voids):
+            for letter in letters:
+                put(voids + ((seat - me) % p) * 4 + self.suits.index(letter))
+        if self.rook:
+            if obs.partner_card is not None:
+                put(off["partner_card"] + index[obs.partner_card])
+            if obs.partner is not None:
+                put(off["partner"] + (obs.partner - me) % p)
+            for key, listed in (("nest", obs.nest), ("discards", obs.discards)):
+                for name in listed or ():
+                    put(off[key] + index[name])
+        v[ones] = 1
+
+        # The scalar fields, rotated so the observing seat comes first.
+        order = [(me + rel) % p for rel in range(p)]
+        won = off["tricks_won"]
+        v[won : won + p] = [obs.tricks_won[s] / self.hand_size for s in order]
+        scale = self.score_scale
+        for key, scores in (("points", obs.points), ("totals", obs.totals)):
+            if scores is not None:
+                v[off[key] : off[key] + p] = [_clip(scores[s].tenths / 10 / scale) for s in order]
+        if self.rook and obs.card_points is not None:
+            at = off["card_points"]
+            v[at : at + p] = [min(obs.card_points[s] / 200, 1.0) for s in order]
+        return v
+
+    def _suit_table(self, trump: str | None) -> dict[str, int]:
+        """Suit index of every card name under ``trump`` (the Rook counts as trump)."""
+        table = self._suit_tables.get(trump)
+        if table is None:
+            table = {name: self._suit_of_name(name, trump) for name in self.cards}
+            self._suit_tables[trump] = table
+        return table
+
+    def _suit_of_name(self, name: str, trump: str | None) -> int:
+        """Suit index of a card name (the Rook counts as trump; -1 while trump is unnamed)."""
+        if name == "ROOK":
+            return -1 if trump is None else self.suits.index(trump)
+        return self.suits.index(name[-1])
+
+
+def _clip(value: float) -> float:
+    return max(-SCORE_CLIP, min(SCORE_CLIP, value))

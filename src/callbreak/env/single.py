@@ -1,0 +1,122 @@
+"""A Gymnasium env for one learner against registered bots (``callbreak.bots.make_bot``).
+
+The learner sits at ``seat``; the other seats are played by bots built from
+specs such as ``"heuristic"`` or ``"random"``, which receive their own seat's
+``Observation`` like any bot at any table.  An episode is one deal (or one match
+with ``reward="match"``); the reward is the learner's points as each deal ends.
+Between the learner's decisions the bots play on, so every ``step`` returns the
+learner's next decision point.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from callbreak.bots import Bot, make_bot
+from callbreak.env.aec import CallBreakEnv, ObsDict, render_text
+from callbreak.rules import Rules
+
+
+class SingleSeat(gymnasium.Env[ObsDict, np.int64]):
+    """One seat learning, the others played by bots; observation and action as the AEC env.
+
+    ``opponents`` is one bot spec for every other seat or one per other seat in seat
+    order.  An action outside the mask is refused: with ``illegal="penalty"`` (the
+    default, which Gymnasium's checker needs) the state stays as it was and the step
+    pays ``illegal_penalty``; with ``illegal="raise"`` it raises ``IllegalAction``.
+    ``reset(seed=...)`` reseeds the deal and the bots, so a seed and a list of
+    actions reproduce an episode exactly.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
+
+    def __init__(
+        self,
+        preset: str = "callbreak",
+        *,
+        opponents: str | Sequence[str] = "heuristic",
+        seat: int = 0,
+        rules: Rules | None = None,
+        reward: str = "deal",
+        illegal: str = "penalty",
+        illegal_penalty: float = -1.0,
+        render_mode: str | None = None,
+    ) -> None:
+        if illegal not in ("penalty", "raise"):
+            raise ValueError(f"illegal={illegal!r}: choose penalty or raise")
+        self.illegal = illegal
+        self.illegal_penalty = illegal_penalty
+        self.aec = CallBreakEnv(preset, rules=rules, reward=reward, render_mode=render_mode)
+        n = self.aec.rules.players
+        if not 0 <= seat < n:
+            raise ValueError(f"seat must be from 0 to {n - 1}, not {seat}")
+        others = [s for s in range(n) if s != seat]
+        specs = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
+        if len(specs) != len(others):
+            raise ValueError(f"give one opponent spec, or {len(others)} (one per other seat)")
+        for spec in specs:
+            make_bot(spec)  # an unknown name fails here, not at the first reset
+        self.seat = seat
+        self.agent = self.aec.possible_agents[seat]
+        self.specs = dict(zip(others, specs, strict=True))
+        self.bots: dict[int, Bot] = {}
+        self.render_mode = render_mode
+        self.observation_space = self.aec.observation_space(self.agent)
+        self.action_space = self.aec.action_space(self.agent)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[ObsDict, dict[str, Any]]:
+        super().reset(seed=seed)
+        rng = self.np_random
+        while True:
+            self.aec.reset(seed=int(rng.integers(2**62)), options=options)
+            self.bots = {
+                s: make_bot(spec, seed=int(rng.integers(2**62))) for s, spec in self.specs.items()
+            }
+            self._bots_play()
+            if not self._over():
+                return self.aec.observe(self.agent), {}
+            if options:
+                raise ValueError("the given deal ends before the learner's first decision")
+
+    def step(self, action: np.int64 | int) -> tuple[ObsDict, float, bool, bool, dict[str, Any]]:
+        aec = self.aec
+        if self._over():
+            raise RuntimeError("the episode is over: call reset()")
+        if aec.agent_selection != self.agent:
+            raise RuntimeError("not the learner's turn (the bots should have played on)")
+        if not self.aec.encoder.action_mask(aec.observation_of(self.agent).legal)[int(action)]:
+            if self.illegal == "raise":
+                aec.step(int(action))  # raises IllegalAction, naming the rule
+            # Refused: nothing changes, the learner is asked again and pays the penalty.
+            obs = aec.observe(self.agent)
+            return obs, self.illegal_penalty, False, False, {"illegal": True}
+        aec.step(int(action))
+        reward = float(aec.rewards[self.agent]) + self._bots_play()
+        return aec.observe(self.agent), reward, self._over(), False, {}
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        return render_text(self.aec)
+
+    # ------------------------------------------------------------ internals
+    def _over(self) -> bool:
+        return self.aec.terminations.get(self.agent, True)
+
+    def _bots_play(self) -> float:
+        """Let the bots act until the learner's turn or the end; the learner's reward meanwhile."""
+        aec = self.aec
+        reward = 0.0
+        while not self._over() and aec.agent_selection != self.agent:
+            agent = aec.agent_selection
+            seat = aec.agent_name_mapping[agent]
+            action = self.bots[seat].act(aec.observation_of(agent))
+            aec.step(aec.encoder.action_index(action))
+            reward += float(aec.rewards[self.agent])
+        return reward

@@ -1,0 +1,344 @@
+"""The RL faces: PettingZoo's and Gymnasium's own checkers, seeds, the hidden-information wall.
+
+PettingZoo and Gymnasium come with the dev extra (and the rl extra): missing, these tests fail.
+"""
+
+from __future__ import annotations
+
+import random
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test
+
+from callbreak.bots import make_bot
+from callbreak.cards import CARD_NAMES, cards_of
+from callbreak.engine import Deal, Match
+from callbreak.env import (
+    ENV_PRESETS,
+    BatchCallBreak,
+    CallBreakEnv,
+    Encoder,
+    SingleSeat,
+    env,
+)
+from callbreak.env import encoding as encoding_module
+from callbreak.env.policy import LinearPolicy
+from callbreak.rules import Rules
+
+CARD_FIELDS = ("hand", "played", "trick", "nest", "discards")
+"""Fields indexed by card that a seat's own knowledge fills (partner_card is public)."""
+
+
+def _random_episode(e: CallBreakEnv, seed: int, rng_seed: int) -> list[np.ndarray]:
+    """Play one episode with random legal actions; every observation vector seen."""
+    rng = np.random.default_rng(rng_seed)
+    e.reset(seed=seed)
+    seen = []
+    for agent in e.agent_iter():
+        obs, _, term, trunc, _ = e.last()
+        seen.append(obs["observation"].copy())
+        if term or trunc:
+            e.step(None)
+        else:
+            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        del agent
+    return seen
+
+
+@pytest.mark.parametrize("preset", ENV_PRESETS)
+@pytest.mark.parametrize("reward", ["deal", "match"])
+def test_pettingzoo_api_test_passes(preset: str, reward: str) -> None:
+    e = env(preset, reward=reward, render_mode="ansi")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # advice on dict observations, as for PettingZoo's own
+        api_test(e, num_cycles=300)
+    text = e.render()
+    assert text is not None and e.rules.title in text
+
+
+@pytest.mark.parametrize("preset", ENV_PRESETS)
+def test_gymnasium_check_env_passes(preset: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "not made through gymnasium.make": no spec here
+        check_env(SingleSeat(preset, opponents="heuristic", render_mode="ansi"))
+
+
+def test_seeds_reproduce_and_differ() -> None:
+    e = env("callbreak")
+    first = _random_episode(e, seed=11, rng_seed=3)
+    again = _random_episode(e, seed=11, rng_seed=3)
+    other = _random_episode(e, seed=12, rng_seed=3)
+    assert len(first) == len(again)
+    assert all(np.array_equal(a, b) for a, b in zip(first, again, strict=True))
+    assert not np.array_equal(first[0], other[0])
+
+
+def test_single_seat_seed_reproduces_against_bots() -> None:
+    s = SingleSeat("callbridge", opponents=["heuristic", "random", "heuristic"], seat=1)
+    runs = []
+    for _ in range(2):
+        obs, _ = s.reset(seed=5)
+        trace = [obs["observation"].copy()]
+        done = False
+        total = 0.0
+        while not done:
+            action = int(np.flatnonzero(obs["action_mask"])[0])
+            obs, reward, done, _, _ = s.step(action)
+            trace.append(obs["observation"].copy())
+            total += reward
+        runs.append((trace, total))
+    assert runs[0][1] == runs[1][1]
+    assert all(np.array_equal(a, b) for a, b in zip(runs[0][0], runs[1][0], strict=True))
+
+
+def test_single_seat_refuses_an_illegal_action_without_changing_the_deal() -> None:
+    s = SingleSeat("callbreak", opponents="random")
+    obs, _ = s.reset(seed=2)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    again, reward, done, _, info = s.step(illegal)
+    assert reward == s.illegal_penalty and not done and info == {"illegal": True}
+    assert np.array_equal(again["observation"], obs["observation"])
+    strict = SingleSeat("callbreak", opponents="random", illegal="raise")
+    obs, _ = strict.reset(seed=2)
+    with pytest.raises(ValueError):
+        strict.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+
+
+def test_match_rewards_add_up_to_the_match_totals() -> None:
+    e = env("callbreak", reward="match")
+    rng = np.random.default_rng(0)
+    e.reset(seed=4)
+    earned = dict.fromkeys(e.possible_agents, 0.0)
+    for agent in e.agent_iter():
+        obs, reward, term, _, _ = e.last()
+        earned[agent] += reward
+        e.step(None if term else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert e.match is not None and e.match.over
+    for seat, agent in enumerate(e.possible_agents):
+        assert earned[agent] == pytest.approx(e.match.totals[seat].tenths / 10)
+
+
+def test_deal_rewards_are_the_deals_points() -> None:
+    e = env("batak-ihale")
+    rng = np.random.default_rng(1)
+    e.reset(seed=9)
+    final = {}
+    for agent in e.agent_iter():
+        obs, reward, term, _, _ = e.last()
+        if term:
+            final[agent] = reward
+        e.step(None if term else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert e.deal is not None and e.deal.points is not None
+    assert [final[a] for a in e.possible_agents] == [p.tenths / 10 for p in e.deal.points]
+
+
+def test_actions_cover_every_legal_action_of_every_phase() -> None:
+    """Every action the engine offers has an index, and the index maps back to it."""
+    for preset in ENV_PRESETS:
+        rules = Rules.preset(preset)
+        encoder = Encoder(rules)
+        rng = random.Random(preset)
+        for seed in range(5):
+            deal = Deal(rules, seed=seed, dealer=seed % 4)
+            while not deal.over:
+                legal = deal.legal()
+                mask = encoder.action_mask(legal)
+                assert mask.sum() == len(legal)
+                for action in legal:
+                    assert encoder.action(encoder.action_index(action)) == action
+                deal.act(rng.choice(legal))
+
+
+def test_the_vector_documents_its_fields_in_order() -> None:
+    encoder = Encoder(Rules.preset("rook-call-partner"))
+    offset = 0
+    for _, at, shape in encoder.fields:
+        assert at == offset
+        offset += int(np.prod(shape))
+    assert offset == encoder.size
+    doc = encoding_module.__doc__ or ""
+    for name, _, _ in encoder.fields:
+        assert f"    {name} " in doc, f"field {name} is not documented"
+
+
+# ----------------------------------------------------------- hidden information
+@pytest.mark.parametrize("preset", ENV_PRESETS)
+def test_no_vector_holds_a_card_of_another_seats_hand(preset: str) -> None:
+    """At every step, for every seat: the hand field is exactly its own hand, and no
+    card field holds a card that another seat still holds unseen."""
+    e = env(preset)
+    encoder = e.encoder
+    rng = np.random.default_rng(7)
+    for seed in range(3):
+        e.reset(seed=seed)
+        while e.agents and not any(e.terminations.values()):
+            deal = e.deal
+            assert deal is not None
+            for seat, agent in enumerate(e.possible_agents):
+                vector = e.observe(agent)["observation"]
+                own = set(_names(encoder, deal.hands[seat], deal))
+                hand = {encoder.cards[i] for i in np.flatnonzero(encoder.field(vector, "hand"))}
+                assert hand == own
+                hidden = set()
+                for other in range(e.rules.players):
+                    if other != seat:
+                        hidden |= set(_names(encoder, deal.hands[other], deal))
+                for name in CARD_FIELDS:
+                    if any(f[0] == name for f in encoder.fields):
+                        block = encoder.field(vector, name).reshape(-1, len(encoder.cards))
+                        shown = {encoder.cards[i] for i in np.flatnonzero(block.any(axis=0))}
+                        assert not shown & hidden, (preset, seat, name, shown & hidden)
+            mask = e.observe(e.agent_selection)["action_mask"]
+            e.step(int(rng.choice(np.flatnonzero(mask))))
+
+
+def _names(encoder: Encoder, mask: int, deal: Deal) -> list[str]:
+    names = deal.names_of(mask)
+    return [n for n in names if n in encoder.cards]
+
+
+def test_a_seats_vector_is_the_same_whatever_the_others_hold() -> None:
+    """Two deals that differ only in the other seats' unplayed cards look the same to seat 0
+    at every step (and different to seat 1, whose hand differs: the check can fail)."""
+    # Without must_overtake and must_trump, what is legal depends only on the suits held,
+    # which swapping two cards of one suit keeps: both deals can take the same actions.
+    rules = Rules.preset("callbreak").replace(
+        must_overtake=False, must_trump="never", misdeal="off", min_total_calls=None
+    )
+    hands = [cards_of(h) for h in Deal(rules, seed=21, dealer=3).hands]
+    a, b = next(
+        (a, b) for a in hands[1] for b in hands[2] if a // 13 == b // 13
+    )  # a card of seat 1 and one of the same suit of seat 2
+    swapped = [list(h) for h in hands]
+    swapped[1][swapped[1].index(a)] = b
+    swapped[2][swapped[2].index(b)] = a
+    envs = []
+    for deal_hands in (hands, swapped):
+        e = CallBreakEnv(rules=rules)
+        e.reset(options={"hands": [[CARD_NAMES[c] for c in h] for h in deal_hands], "dealer": 3})
+        envs.append(e)
+    never = {envs[0].encoder.action_index(CARD_NAMES[c]) for c in (a, b)}
+    rng = random.Random(5)
+    steps = 0
+    while not envs[0].terminations["player_0"]:
+        v0 = [e.observe("player_0")["observation"] for e in envs]
+        assert np.array_equal(v0[0], v0[1]), f"seat 0 sees the difference at step {steps}"
+        v1 = [e.observe("player_1")["observation"] for e in envs]
+        assert not np.array_equal(v1[0], v1[1])
+        legal = [set(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])) for e in envs]
+        assert legal[0] - never == legal[1] - never
+        common = sorted(legal[0] - never)
+        if not common:
+            break  # a swapped card must be played now: the deals part here
+        action = rng.choice(common)
+        for e in envs:
+            e.step(int(action))
+        steps += 1
+    assert steps >= 12  # the calls and at least two tricks
+
+
+# ------------------------------------------------------------------ batch env
+def _play_batch_against_aec(compiled: bool) -> int:
+    """Step 3 batch tables and 3 AEC envs on the same deals and actions; every vector,
+    mask and reward must agree.  Returns the steps compared."""
+    rules = Rules.preset("callbreak").replace(misdeal="off")
+    batch = BatchCallBreak(3, rules, seed=5, compiled=compiled)
+    obs, mask = batch.reset()
+    envs = []
+    for i in range(3):
+        e = CallBreakEnv(rules=rules)
+        hands = [[CARD_NAMES[c] for c in cards_of(int(h))] for h in batch.hands[i]]
+        e.reset(options={"hands": hands, "dealer": int(batch._state[1][i])})
+        envs.append(e)
+    rng = np.random.default_rng(0)
+    steps = 0
+    while not all(e.terminations[e.agent_selection] for e in envs):
+        live = [not e.terminations[e.agent_selection] for e in envs]
+        for i, e in enumerate(envs):
+            if live[i]:
+                o = e.observe(e.agent_selection)
+                assert np.array_equal(o["observation"], obs[i]), (compiled, i, steps)
+                assert np.array_equal(o["action_mask"], mask[i]), (compiled, i, steps)
+        actions = np.array([rng.choice(np.flatnonzero(mask[i])) for i in range(3)])
+        obs, mask, rewards, done = batch.step(actions)
+        for i, e in enumerate(envs):
+            if live[i]:
+                e.step(int(actions[i]))
+                if done[i]:
+                    assert e.deal is not None and e.deal.points is not None
+                    assert list(rewards[i]) == [p.tenths / 10 for p in e.deal.points]
+        steps += 1
+    return steps
+
+
+def test_batch_env_gives_the_aec_envs_vectors_masks_and_rewards() -> None:
+    assert _play_batch_against_aec(compiled=False) >= 52
+
+
+def test_batch_env_compiled_agrees_too() -> None:
+    pytest.importorskip("numba", reason="the compiled batch env needs numba (callbreak[fast])")
+    assert _play_batch_against_aec(compiled=True) >= 52
+
+
+def test_batch_env_refuses_an_illegal_action_and_changes_nothing() -> None:
+    batch = BatchCallBreak(2, seed=1, compiled=False)
+    obs, mask = batch.reset()
+    before = obs.copy()
+    illegal = int(np.flatnonzero(mask[1] == 0)[0])
+    with pytest.raises(ValueError, match="table 1"):
+        batch.step(np.array([int(np.flatnonzero(mask[0])[0]), illegal]))
+    assert np.array_equal(batch.obs, before)
+    with pytest.raises(ValueError, match="batch env plays"):
+        BatchCallBreak(1, Rules.preset("batak-ihale"))
+
+
+# ----------------------------------------------------------- the rl bot
+def test_rl_bot_plays_a_saved_policy_through_the_registry(tmp_path: Path) -> None:
+    rules = Rules.preset("callbreak")
+    policy = LinearPolicy(rules)
+    policy.bias[policy.encoder.action_index(2)] = 5.0  # always call 2
+    path = tmp_path / "policy.npz"
+    policy.save(path)
+    bot = make_bot(f"rl:path={path}")
+    match = Match(rules, seed=3)
+    while not match.over:
+        seat = match.to_act
+        assert seat is not None
+        observation = match.observation(seat)
+        action = bot.act(observation)
+        assert action in observation.legal
+        if observation.phase == "call":
+            assert action == 2
+        match.act(action)
+    with pytest.raises(ValueError, match="path"):
+        make_bot("rl")
+
+
+# ----------------------------------------------------------------- OpenSpiel
+def test_openspiel_registration() -> None:
+    pyspiel = pytest.importorskip(
+        "pyspiel", reason="OpenSpiel is not installed (pip install callbreak[bench])"
+    )
+    from callbreak.env import spiel
+
+    names = spiel.register()
+    assert "python_callbreak" in pyspiel.registered_names()
+    for name in names:
+        game = pyspiel.load_game(name)
+        pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+        state = game.new_initial_state()
+        rng = random.Random(1)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice([o for o, _ in state.chance_outcomes()]))
+                continue
+            player = state.current_player()
+            tensor = state.observation_tensor(player)
+            assert len(tensor) == Encoder(game.rules).size
+            assert len(state.information_state_tensor(player)) == len(tensor) + 52 * 52
+            state.apply_action(rng.choice(state.legal_actions()))
+        assert state.returns() == [p.tenths / 10 for p in state.deal.points]
