@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from typing import Any
 
-from callbreak import Deal
+import pytest
+
+from callbreak import Deal, IllegalAction
 
 RANKS = "AKQJT98765432"
 DECK = [r + s for s in "SHDC" for r in RANKS]
@@ -41,3 +45,56 @@ def snapshot(deal: Deal) -> str:
         },
         sort_keys=True,
     )
+
+
+def state(deal: Deal) -> str:
+    """Every fact of a deal of any game and every seat's observation, as one string: what a
+    refused action must leave exactly as it was."""
+    return json.dumps(
+        {
+            "phase": deal.phase,
+            "to_act": deal.to_act,
+            "legal": deal.legal(),
+            "hands": list(deal.hands),
+            "nest": deal.nest,
+            "discards": deal.discards,
+            "stock": deal.stock,
+            "calls": deal.calls,
+            "bids": deal.bids,
+            "passed": sorted(deal.passed),
+            "contract": deal.contract,
+            "declarer": deal.declarer,
+            "trump": deal.trump,
+            "partner_card": deal.partner_card,
+            "partner": deal.partner,
+            "dropped": sorted(deal.dropped),
+            "active": deal.active,
+            "settled": deal.settled,
+            "exchanges": list(deal.exchanges),
+            "log": deal.log,
+            "tricks": deal.tricks,
+            "trick": deal.trick,
+            "leader": deal.leader,
+            "history": deal.history,
+            "observations": [deal.observation(s).to_dict() for s in range(deal.players)],
+        },
+        sort_keys=True,
+        default=str,
+    )
+
+
+def refuse(deal: Deal, action: Any, rule: str | None = None) -> IllegalAction:
+    """``action`` raises IllegalAction (naming ``rule`` when given) and changes nothing."""
+    before = state(deal)
+    with pytest.raises(IllegalAction) as error:
+        deal.act(action)
+    assert error.value.rule, str(error.value)
+    if rule is not None:
+        assert error.value.rule == rule, str(error.value)
+    assert state(deal) == before
+    return error.value
+
+
+def act_all(deal: Deal, actions: Sequence[Any]) -> None:
+    for action in actions:
+        deal.act(action)

@@ -9,16 +9,15 @@ exactly as it was.
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 
-from callbreak import Deal, IllegalAction, Match, Points, Rules
+from callbreak import Deal, Match, Points, Rules
 from callbreak.engine.games import SPECS
-from helpers import DECK, RANKS, split_hands
+from helpers import DECK, RANKS, refuse, split_hands, state
 
 IHALE = Rules.preset("batak-ihale")
 KOZ = Rules.preset("batak-koz-maca")
@@ -29,46 +28,6 @@ ROUND = [DECK[i::4] for i in range(4)]
 def deck_for(hands: list[list[str]], dealer: int) -> list[str]:
     """The deck, top first, that deals ``hands``: card i goes to seat (dealer + 1 + i) % 4."""
     return [hands[(dealer + 1 + i) % 4][i // 4] for i in range(52)]
-
-
-def state(deal: Deal) -> str:
-    """Everything a refused action must leave alone, observations included."""
-    return json.dumps(
-        {
-            "phase": deal.phase,
-            "to_act": deal.to_act,
-            "legal": deal.legal(),
-            "hands": list(deal.hands),
-            "bids": deal.bids,
-            "passed": sorted(deal.passed),
-            "calls": deal.calls,
-            "contract": deal.contract,
-            "declarer": deal.declarer,
-            "trump": deal.trump,
-            "log": deal.log,
-            "tricks": deal.tricks,
-            "trick": deal.trick,
-            "leader": deal.leader,
-            "history": deal.history,
-            "observations": [deal.observation(s).to_dict() for s in range(4)],
-        },
-        sort_keys=True,
-        default=str,
-    )
-
-
-def refuse(deal: Deal, action: Any, rule: str | None = None) -> IllegalAction:
-    """``action`` raises IllegalAction (naming ``rule`` when given) and changes nothing."""
-    before = state(deal)
-    copy = deal.copy()
-    with pytest.raises(IllegalAction) as error:
-        deal.act(action)
-    assert error.value.rule, str(error.value)
-    if rule is not None:
-        assert error.value.rule == rule, str(error.value)
-    assert state(deal) == before
-    assert state(copy) == before
-    return error.value
 
 
 def bid_round(deal: Deal, actions: list[int | str]) -> None:

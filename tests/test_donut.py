@@ -9,15 +9,14 @@ that ties do happen (a seed that stops reaching one fails the test).
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Sequence
-from typing import Any
 
 import pytest
 
 from callbreak import Deal, IllegalAction, Match, Points, Rules
 from callbreak.engine.games import Context
+from helpers import act_all, refuse
 
 DONUT = Rules.preset("donut")
 DECK = [r + s for s in "SHDC" for r in "AKQJT98765432"]
@@ -49,42 +48,6 @@ def deal_with(upcard: str, context: Context | None = None) -> Deal:
 
 def scores(*values: int) -> tuple[Points, ...]:
     return tuple(Points.whole(v) for v in values)
-
-
-def state(deal: Deal) -> str:
-    return json.dumps(
-        {
-            "phase": deal.phase,
-            "to_act": deal.to_act,
-            "legal": deal.legal(),
-            "hands": list(deal.hands),
-            "trump": deal.trump,
-            "dropped": sorted(deal.dropped),
-            "active": deal.active,
-            "log": deal.log,
-            "trick": deal.trick,
-            "history": deal.history,
-            "obs": [deal.observation(s).to_dict() for s in range(deal.players)],
-        },
-        sort_keys=True,
-        default=str,
-    )
-
-
-def refuse(deal: Deal, action: Any, rule: str | None = None) -> IllegalAction:
-    before = state(deal)
-    with pytest.raises(IllegalAction) as error:
-        deal.act(action)
-    assert error.value.rule, str(error.value)
-    if rule is not None:
-        assert error.value.rule == rule, str(error.value)
-    assert state(deal) == before
-    return error.value
-
-
-def act_all(deal: Deal, actions: Sequence[Any]) -> None:
-    for action in actions:
-        deal.act(action)
 
 
 def names(deal: Deal, cards: Sequence[int]) -> list[str]:

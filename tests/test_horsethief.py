@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Sequence
-from typing import Any
 
 import pytest
 
-from callbreak import Deal, IllegalAction, Match, Points, Rules
+from callbreak import Deal, Match, Points, Rules
+from helpers import act_all, refuse
 
 HORSETHIEF = Rules.preset("horsethief")
 THREE = HORSETHIEF.replace(players=3)
@@ -42,44 +42,6 @@ def deck_for(
 
 def three(upcard: str = "2H", dealer: int = 0) -> Deal:
     return Deal(THREE, deck=deck_for(HANDS, dealer, 3, upcard, STOCK_TOP), dealer=dealer)
-
-
-def state(deal: Deal) -> str:
-    return json.dumps(
-        {
-            "phase": deal.phase,
-            "to_act": deal.to_act,
-            "legal": deal.legal(),
-            "hands": list(deal.hands),
-            "stock": deal.stock,
-            "discards": deal.discards,
-            "exchanges": list(deal.exchanges),
-            "dropped": sorted(deal.dropped),
-            "active": deal.active,
-            "log": deal.log,
-            "trick": deal.trick,
-            "history": deal.history,
-            "obs": [deal.observation(s).to_dict() for s in range(deal.players)],
-        },
-        sort_keys=True,
-        default=str,
-    )
-
-
-def refuse(deal: Deal, action: Any, rule: str | None = None) -> IllegalAction:
-    before = state(deal)
-    with pytest.raises(IllegalAction) as error:
-        deal.act(action)
-    assert error.value.rule, str(error.value)
-    if rule is not None:
-        assert error.value.rule == rule, str(error.value)
-    assert state(deal) == before
-    return error.value
-
-
-def act_all(deal: Deal, actions: Sequence[Any]) -> None:
-    for action in actions:
-        deal.act(action)
 
 
 def names(deal: Deal, cards: Sequence[int]) -> list[str]:

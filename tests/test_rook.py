@@ -17,11 +17,12 @@ from typing import Any
 
 import pytest
 
-from callbreak import Deal, IllegalAction, Match, Points, Rules
+from callbreak import Deal, Match, Points, Rules
 from callbreak.decks import ROOK_DECK, ROOK_FREE
 from callbreak.engine import games
 from callbreak.engine.observation import observe_public
 from callbreak.engine.tricks import beats
+from helpers import refuse, state
 
 ROOK = Rules.preset("rook-call-partner")
 NUMBERS = ["1", "14", "13", "12", "11", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
@@ -48,45 +49,6 @@ def rook_deck(hands: list[str], nest: str, dealer: int) -> list[str]:
             order.append(nest_cards[round_])
     assert sorted(order) == sorted(ALL_CARDS)
     return order
-
-
-def state(deal: Deal) -> str:
-    """Everything a refused action must leave alone, observations included."""
-    return json.dumps(
-        {
-            "phase": deal.phase,
-            "to_act": deal.to_act,
-            "legal": deal.legal(),
-            "hands": list(deal.hands),
-            "nest": deal.nest,
-            "discards": deal.discards,
-            "bids": deal.bids,
-            "contract": deal.contract,
-            "declarer": deal.declarer,
-            "trump": deal.trump,
-            "partner_card": deal.partner_card,
-            "partner": deal.partner,
-            "log": deal.log,
-            "tricks": deal.tricks,
-            "trick": deal.trick,
-            "history": deal.history,
-            "observations": [deal.observation(s).to_dict() for s in range(4)],
-        },
-        sort_keys=True,
-        default=str,
-    )
-
-
-def refuse(deal: Deal, action: Any, rule: str | None = None) -> IllegalAction:
-    """``action`` raises IllegalAction (naming ``rule`` when given) and changes nothing."""
-    before = state(deal)
-    with pytest.raises(IllegalAction) as error:
-        deal.act(action)
-    assert error.value.rule, str(error.value)
-    if rule is not None:
-        assert error.value.rule == rule, str(error.value)
-    assert state(deal) == before
-    return error.value
 
 
 # ---------------------------------------------------------------- the main layout

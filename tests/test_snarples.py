@@ -9,15 +9,13 @@ on scripted matches where a script can reach them and on seeded random matches o
 
 from __future__ import annotations
 
-import json
 import random
-from collections.abc import Sequence
-from typing import Any
 
 import pytest
 
 from callbreak import Deal, IllegalAction, Match, Points, Rules
 from callbreak.engine.games import Context
+from helpers import act_all, refuse
 
 SNARPLES = Rules.preset("snarples")
 DECK = [r + s for s in "SHDC" for r in "AKQJT98765432"]
@@ -34,48 +32,6 @@ def deck_for(hands: dict[int, list[str]], dealer: int, players: int) -> list[str
 
 def scores(*values: int) -> tuple[Points, ...]:
     return tuple(Points.whole(v) for v in values)
-
-
-def state(deal: Deal) -> str:
-    """Everything a refused action must leave alone."""
-    return json.dumps(
-        {
-            "phase": deal.phase,
-            "to_act": deal.to_act,
-            "legal": deal.legal(),
-            "hands": list(deal.hands),
-            "bids": deal.bids,
-            "contract": deal.contract,
-            "declarer": deal.declarer,
-            "trump": deal.trump,
-            "dropped": sorted(deal.dropped),
-            "active": deal.active,
-            "settled": deal.settled,
-            "log": deal.log,
-            "tricks": deal.tricks,
-            "trick": deal.trick,
-            "history": deal.history,
-            "obs": [deal.observation(s).to_dict() for s in deal.dealt_in],
-        },
-        sort_keys=True,
-        default=str,
-    )
-
-
-def refuse(deal: Deal, action: Any, rule: str | None = None) -> IllegalAction:
-    before = state(deal)
-    with pytest.raises(IllegalAction) as error:
-        deal.act(action)
-    assert error.value.rule, str(error.value)
-    if rule is not None:
-        assert error.value.rule == rule, str(error.value)
-    assert state(deal) == before
-    return error.value
-
-
-def act_all(deal: Deal, actions: Sequence[Any]) -> None:
-    for action in actions:
-        deal.act(action)
 
 
 # Three players, dealer 0: seat 1 speaks first and, as the bidder, leads.
