@@ -24,6 +24,7 @@ from functools import lru_cache
 from math import comb
 from typing import TYPE_CHECKING
 
+from callbreak.cards import cards_of
 from callbreak.decks import REVERSED, STANDARD, Deck
 from callbreak.engine import Action, Observation
 from callbreak.engine.tricks import beats
@@ -177,7 +178,7 @@ def card_chances(table: Table) -> list[tuple[int, float]]:
     """
     hand, trump = table.hand, table.trump
     others = list(table.counts)
-    chances = {card: table.win_chance(card, -1, others) for card in _cards(hand)}
+    chances = {card: table.win_chance(card, -1, others) for card in cards_of(hand)}
     if trump >= 0:
         # Each short side suit gives one trump a ruff: the best trump not already a winner.
         ruffs = sorted(
@@ -215,15 +216,6 @@ def best_trump(observation: Observation, opponents: int) -> tuple[int, float, fl
         if tricks > best[1] + 1e-9:
             best = (suit, tricks, none)
     return best
-
-
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 # ------------------------------------------------------------------ decisions

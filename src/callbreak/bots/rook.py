@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from callbreak.cards import cards_of
 from callbreak.decks import ROOK_COLOURS, ROOK_DECK, ROOK_FREE, ROOK_STRIDE, Deck
 from callbreak.engine import Action, Observation
 from callbreak.engine.games import ROOK_CARD_POINTS
@@ -65,15 +66,6 @@ def colour(card: int) -> int:
 def points(card: int) -> int:
     """Card points of one card (the Rook is 20 wherever it lies)."""
     return 20 if card == ROOK_FREE else ROOK_CARD_POINTS.get(card, 0)
-
-
-def cards_of(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _deck(observation: Observation) -> Deck:

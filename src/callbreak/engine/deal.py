@@ -371,6 +371,13 @@ class Deal:
         self.stock = [reverse_ranks(1 << c).bit_length() - 1 for c in self.stock]
         self.dealt_stock = tuple(reverse_ranks(1 << c).bit_length() - 1 for c in self.dealt_stock)
 
+    def ask_next(self) -> None:
+        """The next seat waiting in ``pending`` acts; with none left the phase ends."""
+        if self.pending:
+            self.to_act = self.pending[0]
+        else:
+            self.advance()
+
     def log_action(self, phase: str, seat: int, action: Action) -> None:
         self.log.append((phase, seat, action))
 

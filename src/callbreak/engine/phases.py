@@ -86,10 +86,8 @@ class Misdeal(Phase):
         deal.claims.append((seat, bool(action)))
         if action:
             deal.void(f"misdeal claimed by seat {seat} (holds {deal.misdeal_reason(seat)})")
-        elif deal.pending:
-            deal.to_act = deal.pending[0]
         else:
-            deal.advance()
+            deal.ask_next()
 
 
 class Call(Phase):
@@ -151,10 +149,7 @@ class Declare(Phase):
         deal.declared.append((seat, bool(action)))
         if action:
             deal.declared_voids[seat] = deal.void_suits(seat)
-        if deal.pending:
-            deal.to_act = deal.pending[0]
-        else:
-            deal.advance()
+        deal.ask_next()
 
 
 class Auction(Phase):
@@ -560,10 +555,7 @@ class Exchange(Phase):
         deal.exchanges.append((seat, count))
         deal.pending.pop(0)
         deal.thrown = 0
-        if deal.pending:
-            deal.to_act = deal.pending[0]
-        else:
-            deal.advance()
+        deal.ask_next()
 
 
 class TurnedTrump(Phase):

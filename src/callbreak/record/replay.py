@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from callbreak.cards import CARD_NAMES, parse_card
+from callbreak.cards import CARD_NAMES, cards_of, parse_card
 from callbreak.decks import DECKS, Deck
 from callbreak.engine.deal import OVER, PLAY, VOID, Deal
 from callbreak.engine.errors import IllegalAction
@@ -231,16 +231,6 @@ def _same_list(recorded: Any, actual: list[Any], where: str, noun: str) -> None:
         )
 
 
-def _bits(mask: int) -> list[int]:
-    """The set bits of ``mask``, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 class _Replay:
     def __init__(self, record: dict[str, Any]) -> None:
         self.record = record
@@ -339,10 +329,10 @@ class _Replay:
         upcard = self._upcard(index, up is not None)
         order: list[int | None] = [None] * deck.size
         places: list[tuple[str, list[int], list[int]]] = [
-            (f"seat {seat}", _bits(traced.hands[seat]), hands[seat]) for seat in dealt_in
+            (f"seat {seat}", cards_of(traced.hands[seat]), hands[seat]) for seat in dealt_in
         ]
         places += [
-            ("the nest", _bits(traced.nest), nest),
+            ("the nest", cards_of(traced.nest), nest),
             ("the stock", list(traced.stock), stock),
         ]
         for place, positions, cards in places:
