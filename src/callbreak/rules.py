@@ -418,12 +418,21 @@ class Rules:
     forced_bid: int | None = None
     last_trick_points: int = 20
     score_multiplier: int = 1
+    # Facts of the game, set once in __post_init__ (read on hot paths; not options).
+    shape: GameShape = field(init=False, repr=False, compare=False)
+    hand_size: int = field(init=False, repr=False, compare=False)
+    trump_suit: int = field(init=False, repr=False, compare=False)
+    """The fixed trump suit (0, spades, in Call Break), or -1 where each deal decides."""
 
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {}
 
     def __post_init__(self) -> None:
         if self.game not in GAMES:
             raise ValueError(f"unknown game {self.game!r}: choose one of {', '.join(GAMES)}")
+        shape = GAMES[self.game]
+        object.__setattr__(self, "shape", shape)
+        object.__setattr__(self, "hand_size", shape.hand_size)
+        object.__setattr__(self, "trump_suit", shape.trump)
         for option in OPTIONS:
             value = getattr(self, option.name)
             try:
@@ -454,22 +463,9 @@ class Rules:
             )
 
     @property
-    def shape(self) -> GameShape:
-        return GAMES[self.game]
-
-    @property
     def title(self) -> str:
         """The game's name for people, e.g. "Call Bridge"."""
         return PRESET_TITLES.get(self.name) or GAMES[self.game].title
-
-    @property
-    def hand_size(self) -> int:
-        return GAMES[self.game].hand_size
-
-    @property
-    def trump_suit(self) -> int:
-        """The fixed trump suit (0, spades, in Call Break), or -1 where each deal decides."""
-        return GAMES[self.game].trump
 
     @classmethod
     def preset(cls, name: str) -> Rules:

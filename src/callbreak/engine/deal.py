@@ -27,7 +27,7 @@ from callbreak.points import Points
 from callbreak.rules import Rules
 
 if TYPE_CHECKING:
-    from callbreak.engine.observation import Observation
+    from callbreak.engine.observation import Observation, TrickView
 
 Action = int | str | bool
 """A call or bid (int), a card, a suit, "pass" (strings) or a yes/no decision (bool)."""
@@ -35,12 +35,21 @@ Action = int | str | bool
 MISDEAL, CALL, DECLARE, PLAY, OVER, VOID = "misdeal", "call", "declare", "play", "over", "void"
 AUCTION, TRUMP, DISCARD, PARTNER = "auction", "trump", "discard", "partner"
 
-_ENGINE_CACHE: dict[Rules, tuple[PlayRules, GameSpec, Deck, int, tuple[int, ...]]] = {}
+_Engine = tuple[PlayRules, GameSpec, Deck, int, tuple[int, ...]]
+_ENGINE_CACHE: dict[Rules, _Engine] = {}
+_LAST_ENGINE: list[Any] = [None, None]
 
 
-def _engine(rules: Rules) -> tuple[PlayRules, GameSpec, Deck, int, tuple[int, ...]]:
-    """What a deal under ``rules`` needs from them, looked up once per Rules (hashing a Rules
-    walks every option, so a new deal pays for one lookup, not one per fact)."""
+def _engine(rules: Rules) -> _Engine:
+    """What a deal under ``rules`` needs from them, looked up once per Rules.
+
+    Hashing and comparing a Rules walks every option, so the last Rules seen is
+    checked by identity first: a match or a playout loop deals under one object.
+    """
+    last, found = _LAST_ENGINE
+    if rules is last:
+        engine: _Engine = found
+        return engine
     cached = _ENGINE_CACHE.get(rules)
     if cached is None:
         cached = _ENGINE_CACHE[rules] = (
@@ -50,6 +59,7 @@ def _engine(rules: Rules) -> tuple[PlayRules, GameSpec, Deck, int, tuple[int, ..
             rules.hand_size,
             tuple(range(rules.players)),
         )
+    _LAST_ENGINE[:] = (rules, cached)
     return cached
 
 
@@ -105,6 +115,13 @@ def _next_table(active: tuple[int, ...], n: int) -> tuple[int, ...]:
     return tuple(table)
 
 
+_ROUND = {n: tuple((s + 1) % n for s in range(n)) for n in range(2, 9)}
+"""The next seat of every seat when all play."""
+
+_NO_CONTEXT = Context(())
+"""A deal outside a match: ``score_before`` falls back to the game's start."""
+
+
 def shuffled_deck(deck: Deck, rng: random.Random) -> list[int]:
     """The deck's cards in a random order, top first, by the same sort on random keys as
     ``shuffled_hands`` (which, for the 52-card deck, deals exactly this order)."""
@@ -140,45 +157,69 @@ class Deal:
     ('auction', 1, [5, 6, 7], 'pass')
     """
 
-    # Facts most games never set: class defaults, so a Call Break deal does not pay for them.
-    # A phase that sets one assigns a new value (ints, tuples, frozensets: never mutated).
-    active: tuple[int, ...] = ()
-    """Seats playing this deal, in seat order (shrinks as seats drop or sit out)."""
-    dealt_in: tuple[int, ...] = ()
-    """Seats dealt in: all but those out of the game."""
-    nest = 0
-    """The nest as dealt (Call Partner): hidden from everyone but the declarer once taken."""
-    upcard: int | None = None
-    """The face-up card (Donut: the dealer's fifth; Horsethief: the turned-up trump)."""
-    dealt_stock: tuple[int, ...] = ()
-    """The stock as dealt, top first (``stock`` shrinks as Horsethief draws): for records."""
-    passed: frozenset[int] = frozenset()
-    contract: int | None = None
-    """The winning bid (or the one being bid up during the auction)."""
-    declarer: int | None = None
-    discards = 0
-    """Cards laid away: the Call Partner nest discards, Horsethief's exchanged cards (secret)."""
-    partner_card: int | None = None
-    partner: int | None = None
-    """The partner card's holder (secret until it plays that card: see ``partner_known``)."""
-    dropped: frozenset[int] = frozenset()
-    """Seats that dropped or sat out this deal."""
-    may_drop = False
-    """Donut: whether the upcard lets players drop."""
-    chooser: int | None = None
-    """Who names trump this deal (the declarer, or Donut's dealer or highest score)."""
-    settled: str | None = None
-    """Snarples, everyone else sat out: the bidder's choice, "take" or "give"."""
-    unplayed: str | None = None
-    """Why the deal ended before its play (points are still scored), or None."""
-    thrown = 0
-    """Horsethief: cards the seat exchanging has discarded so far."""
-    exchanges: tuple[tuple[int, int], ...] | list[tuple[int, int]] = ()
-    """Horsethief: (seat, cards exchanged), public."""
-    reversed_ranks = False
-    """Donut's 6: ranks run 2 high … A low this deal (the deck is ``REVERSED``)."""
-    context = Context(())
-    """The match around the deal: scores, seats out of the game, sit-out runs."""
+    # Slots, not a __dict__: a deal has some forty facts, and past thirty a per-instance dict
+    # loses CPython's fast shared-key layout, which slowed every attribute read of the play
+    # loop by a tenth.  Facts most games never set get their neutral value in __init__.
+    __slots__ = (
+        "_hand_size",
+        "_input",
+        "_led",
+        "_legal",
+        "_names",
+        "_next",
+        "_phase",
+        "_phase_at",
+        "_play_rules",
+        "_points",
+        "_trick_size",
+        "_views",
+        "_win",
+        "_win_seat",
+        "active",
+        "bids",
+        "calls",
+        "chooser",
+        "claims",
+        "context",
+        "contract",
+        "dealer",
+        "dealt",
+        "dealt_in",
+        "dealt_stock",
+        "deck",
+        "declared",
+        "declared_voids",
+        "declarer",
+        "discards",
+        "dropped",
+        "exchanges",
+        "hands",
+        "history",
+        "leader",
+        "log",
+        "may_drop",
+        "nest",
+        "partner",
+        "partner_card",
+        "passed",
+        "pending",
+        "phase",
+        "players",
+        "reversed_ranks",
+        "rules",
+        "seed",
+        "settled",
+        "spec",
+        "stock",
+        "thrown",
+        "to_act",
+        "trick",
+        "tricks",
+        "trump_played",
+        "unplayed",
+        "upcard",
+        "void_reason",
+    )
 
     def __init__(
         self,
@@ -198,16 +239,24 @@ class Deal:
         self.seed = seed
         self._play_rules, self.spec, self.deck, self._hand_size, everyone = _engine(rules)
         spec = self.spec
-        if context is not None:
-            self.context = context
-            if context.out:
-                everyone = tuple(s for s in everyone if s not in context.out)
-                if dealer in context.out:
-                    raise ValueError(f"seat {dealer} is out of the game: it cannot deal")
+        self.context = _NO_CONTEXT if context is None else context
+        """The match around the deal: scores, seats out of the game, sit-out runs."""
+        if context is not None and context.out:
+            everyone = tuple(s for s in everyone if s not in context.out)
+            if dealer in context.out:
+                raise ValueError(f"seat {dealer} is out of the game: it cannot deal")
         self.active = self.dealt_in = everyone
-        self._next = _next_table(everyone, n)
+        """``dealt_in``: seats dealt cards (all but those out of the game); ``active``: seats
+        playing the tricks, in seat order (fewer once seats drop or sit out)."""
+        self._next = _next_table(everyone, n) if context is not None else _ROUND[n]
+        self.nest = 0
+        """The nest as dealt (Call Partner): hidden from everyone but the declarer once taken."""
+        self.upcard: int | None = None
+        """The face-up card (Donut: the dealer's fifth; Horsethief: the turned-up trump)."""
         self.stock: list[int] = []
         """Undealt cards in order, top first (out of play, or drawn from in an exchange)."""
+        self.dealt_stock: tuple[int, ...] = ()
+        """The stock as dealt (``stock`` shrinks as Horsethief draws): for records."""
         if hands is not None and deck is not None:
             raise ValueError("give the hands or the deck, not both")
         if deck is not None:
@@ -237,6 +286,33 @@ class Deal:
         """Suit letters each seat has publicly declared void (``declare_voids``)."""
         self.bids: list[tuple[int, int | str]] = []
         """The auction in order: (seat, bid or "pass")."""
+        self.passed: frozenset[int] = frozenset()
+        self.contract: int | None = None
+        """The winning bid (or the one being bid up during the auction)."""
+        self.declarer: int | None = None
+        self.discards = 0
+        """Cards laid away: Call Partner's nest discards, Horsethief's exchanged cards (secret)."""
+        self.partner_card: int | None = None
+        self.partner: int | None = None
+        """The partner card's holder (secret until it plays that card: see ``partner_known``)."""
+        self.dropped: frozenset[int] = frozenset()
+        """Seats that dropped or sat out this deal."""
+        self.may_drop = False
+        """Donut: whether the upcard lets players drop."""
+        self.chooser: int | None = None
+        """Who names trump this deal (the declarer, or Donut's dealer or highest score)."""
+        self.settled: str | None = None
+        """Snarples, everyone else sat out: the bidder's choice, "take" or "give"."""
+        self.unplayed: str | None = None
+        """Why the deal ended before its play (points are still scored), or None."""
+        self.thrown = 0
+        """Horsethief: cards the seat exchanging has discarded so far."""
+        self.exchanges: list[tuple[int, int]] = []
+        """Horsethief: (seat, cards exchanged), public."""
+        self.reversed_ranks = False
+        """Donut's 6: ranks run 2 high … A low this deal (the deck is ``REVERSED``)."""
+        self._views: tuple[tuple[TrickView, ...], int] = ((), 0)
+        """The observation builder's cache of the completed tricks (see ``observe``)."""
         self.log: list[tuple[str, int, Action]] = []
         """Every decision before the play, in order: (phase, seat, action as spelt in records)."""
         self.tricks = [0] * n
@@ -403,9 +479,19 @@ class Deal:
     def legal(self) -> list[Any]:
         """Legal actions for ``to_act``: ints while calling or bidding, card names while playing,
         suit letters, "pass", ``[True, False]`` for a yes/no decision; ``[]`` once over or void."""
-        phase = self.phase
-        if phase == PLAY:
-            return self._names(self.legal_mask())
+        if self.phase == PLAY:
+            legal = self._legal
+            if legal < 0:
+                # legal_mask() inlined: legal() runs before every card of every playout.
+                legal = self._legal = legal_mask(
+                    self._play_rules,
+                    self.hands[self.to_act or 0],
+                    self._led,
+                    self._win,
+                    not self.history,
+                    self.trump_played,
+                )
+            return self._names(legal)
         if self.to_act is None or self._phase is None:
             return []
         return self._phase.legal(self)
@@ -525,7 +611,8 @@ class Deal:
     def copy(self) -> Deal:
         """An independent copy, for look-ahead: acting on it leaves this deal alone."""
         other = Deal.__new__(Deal)
-        other.__dict__.update(self.__dict__)
+        for name in Deal.__slots__:
+            setattr(other, name, getattr(self, name))
         for name in (
             "hands",
             "dealt",
@@ -540,9 +627,9 @@ class Deal:
             "history",
             "pending",
             "stock",
+            "exchanges",
         ):
             setattr(other, name, list(getattr(self, name)))
-        other.exchanges = list(self.exchanges)
         return other
 
     def hand(self, seat: int) -> list[str]:

@@ -280,7 +280,7 @@ def _past_tricks(deal: Deal) -> tuple[tuple[TrickView, ...], int]:
     that shares it cannot see the other's later tricks.
     """
     history = deal.history
-    cached: tuple[tuple[TrickView, ...], int] = deal.__dict__.get("_views", ((), 0))
+    cached = deal._views
     views, played = cached
     if len(views) == len(history):
         return cached
@@ -292,7 +292,7 @@ def _past_tricks(deal: Deal) -> tuple[tuple[TrickView, ...], int]:
             played |= 1 << card
         more.append(TrickView(leader, tuple(names[c] for c in cards), winner, every))
     cached = (views + tuple(more), played)
-    deal.__dict__["_views"] = cached
+    deal._views = cached
     return cached
 
 

@@ -551,7 +551,6 @@ class Exchange(Phase):
         for card in deal.stock[:count]:
             deal.hands[seat] |= 1 << card
         del deal.stock[:count]
-        assert isinstance(deal.exchanges, list)
         deal.exchanges.append((seat, count))
         deal.pending.pop(0)
         deal.thrown = 0
