@@ -22,6 +22,7 @@ the 11 and the 10, and ``ROOK`` names and reads as that card from then on.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -113,7 +114,7 @@ class Deck:
 
     def with_rook_in(self, trump: int) -> Deck:
         """The Rook deck once ``trump`` is named: ``ROOK`` reads as its slot in that colour."""
-        return _ROOK_PLACED[trump]
+        return _placed_rook_deck(trump)
 
 
 STANDARD = Deck(
@@ -202,7 +203,10 @@ def _rook_deck(trump: int | None) -> Deck:
 
 
 ROOK_DECK = _rook_deck(None)
-_ROOK_PLACED = tuple(_rook_deck(t) for t in range(4))
+@functools.cache
+def _placed_rook_deck(trump: int) -> Deck:
+    """Built on first use: most programs never name a Rook trump."""
+    return _rook_deck(trump)
 
 DECKS = {"standard": STANDARD, "rook": ROOK_DECK}
 """Decks by the name a game's shape gives."""
