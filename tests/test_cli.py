@@ -18,7 +18,7 @@ runner = CliRunner()
 
 
 def test_every_command_has_help() -> None:
-    for command in ([], ["play"], ["selfplay"], ["replay"], ["rules"]):
+    for command in ([], ["play"], ["selfplay"], ["replay"], ["rules"], ["analyze"], ["arena"]):
         result = runner.invoke(app, [*command, "--help"])
         assert result.exit_code == 0, result.output
         assert "Usage" in result.output

@@ -203,10 +203,13 @@ def _rook_deck(trump: int | None) -> Deck:
 
 
 ROOK_DECK = _rook_deck(None)
+
+
 @functools.cache
 def _placed_rook_deck(trump: int) -> Deck:
     """Built on first use: most programs never name a Rook trump."""
     return _rook_deck(trump)
+
 
 DECKS = {"standard": STANDARD, "rook": ROOK_DECK}
 """Decks by the name a game's shape gives."""

@@ -15,6 +15,7 @@ from rich.text import Text
 
 from callbreak.bots import available_bots, make_bot
 from callbreak.bots.levels import LEVELS, level_spec
+from callbreak.cli.analyze import analyze
 from callbreak.cli.common import rules_from_flags, seat_name
 from callbreak.engine import Match
 from callbreak.rules import OPTION_BY_NAME, Rules, option_text
@@ -592,6 +593,7 @@ def import_bhoos(
         raise typer.Exit(1)
 
 
+app.command()(analyze)
 
 
 def run() -> None:

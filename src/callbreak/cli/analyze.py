@@ -1,0 +1,171 @@
+"""``callbreak analyze``: the exact solver's review of a recorded match, deal by deal.
+
+Kept apart from ``cli/main.py`` (which only registers it) so that the
+command's imports stay lazy: the solver and numba load when the command runs,
+not when ``callbreak --help`` does.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich.console import Console
+
+if TYPE_CHECKING:
+    from callbreak.analysis import DealReview
+
+
+def analyze(
+    record: Annotated[Path, typer.Argument(help="A match record (.json or .jsonl).")],
+    seat: Annotated[int, typer.Option(help="The seat to review (0 = South, you in play).")] = 0,
+    deal: Annotated[
+        int | None, typer.Option(help="Review only deal K (1-based, as numbered in the match).")
+    ] = None,
+    match: Annotated[
+        int, typer.Option(min=1, help="Which match of a file holding several (1-based).")
+    ] = 1,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the review as JSON.")] = False,
+    every: Annotated[
+        bool, typer.Option("--all", help="List every decision, not only those that lost value.")
+    ] = False,
+    expert: Annotated[
+        str,
+        typer.Option(
+            help="Bot spec for the second opinion (what it plays with only the seat's "
+            "information), or 'none'."
+        ),
+    ] = "expert:deterministic=1,worlds=32,call_worlds=32",
+    node_limit: Annotated[
+        int,
+        typer.Option(min=1000, help="Solver nodes per question; past it a decision is 'unknown'."),
+    ] = 30_000_000,
+    from_trick: Annotated[
+        int, typer.Option(min=1, max=13, help="Review the cards from this trick on only.")
+    ] = 1,
+    threads: Annotated[int, typer.Option(min=1, max=2, help="Solver threads.")] = 2,
+) -> None:
+    """Where the points went: every decision of a seat valued by the exact solver.
+
+    All hands known, each legal card is valued against best defence under the scoring in force.
+
+    Every card that lost value is shown with the better card and the cost.
+
+    The call is set against the largest call that was makeable from the start.
+
+    The expert's choice with only the seat's information tells a blunder from bad luck.
+
+    Call Break, its Bhoos preset, Call Bridge and Batak Koz Maça only.
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from callbreak.analysis import AnalysisError, Analyst, check_analysable, played_deals
+    from callbreak.record import RecordError, read_records
+    from callbreak.record import replay as replay_record
+
+    err = Console(stderr=True)
+    try:
+        records = read_records(record)
+        if not 1 <= match <= len(records):
+            raise typer.BadParameter(
+                f"{record} holds {len(records)} match(es)", param_hint="--match"
+            )
+        rebuilt = replay_record(records[match - 1]).match
+        check_analysable(rebuilt.rules)
+    except (OSError, RecordError, AnalysisError) as error:
+        typer.secho(f"{record}: {error}", fg="red", err=True)
+        raise typer.Exit(1) from None
+    if not 0 <= seat < rebuilt.players:
+        raise typer.BadParameter(
+            f"give a seat from 0 to {rebuilt.players - 1}", param_hint="--seat"
+        )
+    deals = played_deals(rebuilt)
+    if deal is not None:
+        deals = [(number, d) for number, d in deals if number == deal]
+        if not deals:
+            raise typer.BadParameter(f"the match has no played deal {deal}", param_hint="--deal")
+    if not deals:
+        typer.secho(f"{record}: no deal was played out: nothing to review", fg="red", err=True)
+        raise typer.Exit(1)
+
+    analyst = Analyst(
+        node_limit=node_limit,
+        expert=None if expert == "none" else expert,
+        threads=threads,
+        from_trick=from_trick,
+    )
+    total = sum(Analyst.decisions(d) for _, d in deals)
+    reviews: list[DealReview] = []
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
+    with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as bar:
+        task = bar.add_task("Compiling the solver (once)", total=total)
+        try:
+            analyst.warm_up()
+            for number, played in deals:
+                bar.update(task, description=f"Deal {number}")
+                reviews.append(analyst.deal(played, seat, number, lambda n: bar.advance(task, n)))
+        except (AnalysisError, ValueError) as error:
+            typer.secho(f"{record}: {error}", fg="red", err=True)
+            raise typer.Exit(1) from None
+    if json_out:
+        typer.echo(json.dumps(_document(record, match, rebuilt.rules.name, seat, reviews)))
+        return
+    _print(Console(), rebuilt.rules.title, seat, reviews, every)
+
+
+def _document(
+    record: Path, match: int, rules: str, seat: int, reviews: list[DealReview]
+) -> dict[str, Any]:
+    from callbreak.points import Points
+
+    lost = sum((r.lost for r in reviews), Points(0))
+    decisions = sum(len(r.decisions) for r in reviews)
+    return {
+        "record": str(record),
+        "match": match,
+        "rules": rules,
+        "seat": seat,
+        "deals": [r.json() for r in reviews],
+        "summary": {
+            "decisions": decisions,
+            "mistakes": sum(len(r.mistakes) for r in reviews),
+            "unknown": sum(r.unknown for r in reviews),
+            "lost": lost.json(),
+            "lost_per_decision": round(float(lost) / decisions, 3) if decisions else 0.0,
+        },
+    }
+
+
+def _print(console: Console, title: str, seat: int, reviews: list[DealReview], every: bool) -> None:
+    from callbreak.analysis import signed
+
+    console.print(f"[bold]{title}[/]: review of seat {seat}, all hands known, best defence")
+    for review in reviews:
+        console.print()
+        console.print(
+            f"[bold]Deal {review.number}[/] (dealer {review.dealer}): called {review.call.call}, "
+            f"won {review.won}, scored {signed(review.call.scored)}"
+        )
+        console.print(f"  {review.call.text()}", highlight=False)
+        shown = review.decisions if every else review.mistakes
+        for decision in shown:
+            if decision.mistake:
+                style = "red" if decision.verdict in ("blunder", "mistake") else "yellow"
+                console.print(f"  [{style}]{decision.text(review.call.call)}[/]", highlight=False)
+            elif decision.values is not None:
+                value = decision.played_value
+                assert value is not None
+                console.print(
+                    f"  trick {decision.trick}: {decision.played}: best, {signed(value)}",
+                    highlight=False,
+                )
+            else:
+                console.print(f"  {decision.text(review.call.call)}", highlight=False)
+        unknown = f", {review.unknown} unknown" if review.unknown else ""
+        console.print(
+            f"  {len(review.mistakes)} of {len(review.decisions)} decisions lost value "
+            f"({signed(-review.lost)} in all){unknown}",
+            highlight=False,
+        )
