@@ -338,3 +338,25 @@ def test_arena_report_writes_page_plots_and_records(tmp_path: Path) -> None:
     assert len(records) == 3 * 4
     assert records[0]["seats"][0]["player"] == "bot:heuristic"
     assert replay(records[0]).complete
+
+
+@pytest.mark.parametrize(
+    ("preset", "players"),
+    [("batak-ihale", 4), ("rook-call-partner", 4), ("snarples", 5), ("donut", 6), ("horsethief", 3)],
+)
+def test_every_game_plays_duplicate_rotations_over_its_seats(preset: str, players: int) -> None:
+    rules = Rules.preset(preset).replace(players=players)
+    specs = ("heuristic",) + ("random",) * (players - 1)
+    run = run_arena(ArenaConfig(rules, specs, deals=12, seed=5), workers=1)
+    assert all(len(result.games) == players for result in run.sets)
+    for result in run.sets:  # every rotation deals the same deck
+        assert len({game.first_dealt for game in result.games}) == 1
+    assert run.illegal == [0] * players
+    heuristic, random_ = summarize(run).bots
+    assert heuristic.games == 12 * players and random_.games == 12 * players * (players - 1)
+    # The edge reads "better" in every game: fewer points in the countdown games.
+    assert heuristic.edge is not None and heuristic.edge.mean > 0
+    if rules.shape.lowest_wins:
+        assert heuristic.points.mean < random_.points.mean
+    else:
+        assert heuristic.points.mean > random_.points.mean

@@ -77,9 +77,12 @@ def single_deal_rules(rules: Rules) -> Rules:
 
     Open-ended presets (``match_end = open``, as in Call Bridge) and targets
     become ``deals`` with ``match_deals = 1``; a tie is shared instead of
-    played off, because the arena compares points, not who wins a deal.
+    played off, because the arena compares points, not who wins a deal.  A
+    game whose match ends by score alone (the countdown games) has no such
+    options: ``play_game`` stops its match after the first scored deal.
     """
-    return rules.replace(match_deals=1, match_end="deals", tie_break="shared")
+    wanted = {"match_deals": 1, "match_end": "deals", "tie_break": "shared"}
+    return rules.replace(**{k: v for k, v in wanted.items() if k in rules.options()})
 
 
 def lineup(seats: Sequence[str], players: int) -> tuple[str, ...]:
@@ -289,7 +292,7 @@ def play_game(config: ArenaConfig, deal: DealSet, rotation: int, chunk: ChunkRes
     match_seed = _derived_seed("callbreak-arena-match", config.seed, deal.index)
     match = Match(rules, seed=match_seed, dealer=deal.dealer, decks=[deal.deck])
     clock = time.perf_counter_ns
-    while not match.over:
+    while not match.over and not match.scored_deals:
         seat = match.to_act
         assert seat is not None
         observation = match.observation(seat)
@@ -355,16 +358,18 @@ def play_game(config: ArenaConfig, deal: DealSet, rotation: int, chunk: ChunkRes
 
 def _commitment(deal: Deal, seat: int) -> tuple[int | None, bool | None]:
     """What ``seat`` undertook in ``deal`` and whether it kept it: its call in a call game, the
-    contract for the declarer of an auction (made: won its bid in tricks, or in card points
-    where the points decide), nothing for a defender."""
+    contract for the declarer of an auction (made: won its bid in tricks, or in Call Partner
+    its side's card points), nothing for a defender."""
     call = deal.calls[seat]
     if call is not None:
         return call, deal.rules.success(call, deal.tricks[seat])
     if seat != deal.declarer or deal.contract is None:
         return None, None
-    points = deal.points
-    assert points is not None
-    return deal.contract, points[seat].tenths > 0
+    if deal.rules.game == "rook":  # a contract in card points: made when the side scored
+        points = deal.points
+        assert points is not None
+        return deal.contract, points[seat].tenths > 0
+    return deal.contract, deal.tricks[seat] >= deal.contract
 
 
 def _player(spec: str) -> str:

@@ -162,13 +162,14 @@ def _ratings(
 
     model = PlackettLuce()
     players = run.config.players
+    sign = better(run)
     ratings = [model.rating(name=str(entry)) for entry in range(players)]
     history = [(0, {s: mean([ratings[e].mu for e in es]) for s, es in specs.items()})]
     for played, result in enumerate(run.sets, start=1):
         for game in result.games:
             teams = model.rate(
                 [[ratings[e]] for e in range(players)],
-                scores=[game.plays[e].points_tenths for e in range(players)],
+                scores=[sign * game.plays[e].points_tenths for e in range(players)],
             )
             ratings = [team[0] for team in teams]
         history.append((played, {s: mean([ratings[e].mu for e in es]) for s, es in specs.items()}))
@@ -177,6 +178,12 @@ def _ratings(
         for spec, es in specs.items()
     }
     return final, history
+
+
+def better(run: ArenaRun) -> int:
+    """+1 where more points are better, -1 in the countdown games (Snarples, Donut), whose
+    edges, ratings and wins are read the other way round."""
+    return -1 if run.config.rules.shape.lowest_wins else 1
 
 
 def _match_credits(run: ArenaRun) -> tuple[list[float], int]:
@@ -192,7 +199,7 @@ def _match_credits(run: ArenaRun) -> tuple[list[float], int]:
             totals = [
                 sum(s.games[rotation].plays[e].points_tenths for s in sets) for e in range(players)
             ]
-            best = max(totals)
+            best = max(totals) if better(run) > 0 else min(totals)
             winners = [e for e in range(players) if totals[e] == best]
             for e in winners:
                 credits[e] += 1.0 / len(winners)
@@ -236,7 +243,7 @@ def summarize(run: ArenaRun) -> ArenaSummary:
             points.extend(own)
             set_means.append(mean(own))
             if others:
-                edges.append(mean(own) - mean(others))
+                edges.append(better(run) * (mean(own) - mean(others)))
         times = [t for e in entries for t in run.times_ms[e]]
         decision_ms = (
             {

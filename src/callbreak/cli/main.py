@@ -400,11 +400,19 @@ def _print_arena(console: Console, summary: ArenaSummary) -> None:
             )
         calibration.add_row(str(call), *cells)
     console.print(calibration)
+    countdown = config.rules.shape.lowest_wins
+    par = f"{1 / config.players:.0%}"
     console.print(
-        f"Edge: paired per-deal-set difference from the other bots' points. Won: share of "
+        (
+            "Countdown game: fewer points are better, and Edge, Won and Rating count them so "
+            "(a positive edge is a bot that loses points faster than the others). "
+            if countdown
+            else ""
+        )
+        + f"Edge: paired per-deal-set difference from the other bots' points. Won: share of "
         f"matches ({config.rules.match_deals} consecutive deals, one rotation) won, ties shared; "
-        "25% is par. Made: calls made. Call−won: mean call minus tricks won. Rating: openskill "
-        "Plackett–Luce μ±σ. Misdeals: misdeals claimed."
+        f"{par} is par. Made: calls (or, declaring, contracts) made. Call−won: mean call minus "
+        "tricks won. Rating: openskill Plackett–Luce μ±σ. Misdeals: misdeals claimed."
     )
     for example in run.illegal_examples:
         console.print(Text.assemble(("illegal: ", "red"), example))

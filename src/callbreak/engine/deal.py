@@ -471,7 +471,6 @@ class Deal:
                 return mask ^ free | 1 << placed if mask & free else mask
 
             self.hands = [place(h) for h in self.hands]
-            self.dealt = [place(h) for h in self.dealt]
             self.nest = place(self.nest)
             self.discards = place(self.discards)
 
