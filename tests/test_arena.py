@@ -342,7 +342,13 @@ def test_arena_report_writes_page_plots_and_records(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("preset", "players"),
-    [("batak-ihale", 4), ("rook-call-partner", 4), ("snarples", 5), ("donut", 6), ("horsethief", 3)],
+    [
+        ("batak-ihale", 4),
+        ("rook-call-partner", 4),
+        ("snarples", 5),
+        ("donut", 6),
+        ("horsethief", 3),
+    ],
 )
 def test_every_game_plays_duplicate_rotations_over_its_seats(preset: str, players: int) -> None:
     rules = Rules.preset(preset).replace(players=players)
