@@ -42,12 +42,13 @@ def batch_steps(seconds: float, tables: int) -> tuple[float, bool]:
     """The batch env: one compiled call steps every table (random legal actions by numpy)."""
     b = BatchCallBreak(tables, Rules.preset("callbreak"), seed=0)
     _, mask = b.reset()
-    b.step(np.argmax(mask, axis=1))  # compile before timing
+    _, mask, _, _ = b.step(np.argmax(mask, axis=1))  # compile before timing
     rng = np.random.default_rng(0)
     steps = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        actions = np.argmax(mask * rng.random(mask.shape, np.float32), axis=1)
+        # +1 keeps a legal action above the illegal ones even when its draw is exactly 0.
+        actions = np.argmax(mask * (rng.random(mask.shape, np.float32) + 1), axis=1)
         _, mask, _, _ = b.step(actions)
         steps += tables
     return steps / (time.perf_counter() - start), b.compiled

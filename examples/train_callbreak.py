@@ -53,7 +53,7 @@ def evaluate(policy: LinearPolicy, rules: Rules, deals: int, seed: int) -> tuple
     finished = 0
     while finished < deals:
         learner = batch.to_act == 0
-        actions = np.argmax(mask * rng.random(mask.shape, np.float32), axis=1)
+        actions = np.argmax(mask * (rng.random(mask.shape, np.float32) + 1), axis=1)
         if learner.any():
             actions[learner] = np.argmax(policy.logits(obs[learner], mask[learner]), axis=1)
         obs, mask, rewards, done = batch.step(actions)
