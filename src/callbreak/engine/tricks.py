@@ -95,13 +95,13 @@ def legal_mask(
                 return others
         return hand
     follow = hand & rules.suit_masks[led]
-    win_suit = win // rules.stride
     if follow:
-        if rules.must_overtake and win_suit == led:
+        if rules.must_overtake and win // rules.stride == led:
             higher = follow & ~((2 << win) - 1)
             if higher:
                 return higher
         return follow
+    win_suit = win // rules.stride
     if trump < 0 or rules.must_trump == NEVER:
         allowed = hand
     else:
