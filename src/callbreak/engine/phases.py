@@ -42,6 +42,15 @@ class Phase:
         return f"<phase {self.name}>"
 
 
+def _ask(deal: Deal, seats: list[int]) -> bool:
+    """Queue ``seats`` to answer in turn; False (skip the phase) when nobody is asked."""
+    if not seats:
+        return False
+    deal.pending = seats
+    deal.to_act = seats[0]
+    return True
+
+
 def _yes_no(deal: Deal, action: Action, question: str, rule: str) -> int:
     """Check a yes/no answer and take the seat that gave it off the pending list."""
     if not isinstance(action, bool):
@@ -73,9 +82,7 @@ class Misdeal(Phase):
             seat = qualifying[0]
             deal.void(f"misdeal: seat {seat} holds {deal.misdeal_reason(seat)} (misdeal=auto)")
             return True
-        deal.pending = qualifying
-        deal.to_act = qualifying[0]
-        return True
+        return _ask(deal, qualifying)
 
     def legal(self, deal: Deal) -> list[Any]:
         return [True, False]
@@ -134,11 +141,7 @@ class Declare(Phase):
     def begin(self, deal: Deal) -> bool:
         if not deal.rules.declare_voids:
             return False
-        deal.pending = [s for s in deal.turn_order() if deal.void_suits(s)]
-        if not deal.pending:
-            return False
-        deal.to_act = deal.pending[0]
-        return True
+        return _ask(deal, [s for s in deal.turn_order() if deal.void_suits(s)])
 
     def legal(self, deal: Deal) -> list[Any]:
         return [True, False]
@@ -395,11 +398,7 @@ class Drop(Phase):
         deal.advance()
 
     def begin(self, deal: Deal) -> bool:
-        deal.pending = self.asked(deal)
-        if not deal.pending:
-            return False
-        deal.to_act = deal.pending[0]
-        return True
+        return _ask(deal, self.asked(deal))
 
     def legal(self, deal: Deal) -> list[Any]:
         return [IN, OUT]
