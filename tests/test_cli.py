@@ -6,6 +6,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -13,6 +14,7 @@ from callbreak import Match, Rules
 from callbreak.bots import make_bot
 from callbreak.cli.main import app
 from callbreak.cli.play import TerminalGame
+from callbreak.faces import face, phase_face
 
 runner = CliRunner()
 
@@ -150,3 +152,68 @@ def test_play_levels_and_unknown_level() -> None:
         assert result.exit_code == 0, result.output
     bad = runner.invoke(app, ["play", "--level", "godlike"], env={"COLUMNS": "300"})
     assert bad.exit_code == 2 and "choose one of easy" in bad.output
+
+
+FAMILY = [
+    ("batak-ihale", 4),
+    ("batak-koz-maca", 4),
+    ("rook-call-partner", 4),
+    ("snarples", 3),
+    ("snarples", 8),
+    ("donut", 6),
+    ("horsethief", 5),
+]
+
+
+def typed_deal(rules: Rules, seed: int) -> tuple[Match, set[str], str]:
+    """One deal at the plain table, the person typing what the heuristic would play; returns
+    the match, the phases the person met and what was printed up to the next deal."""
+    match = Match(rules, seed=seed)
+    bots = {seat: make_bot("heuristic", seed=seat) for seat in range(1, rules.players)}
+    person = make_bot("heuristic", seed=99)
+    phases: set[str] = set()
+
+    def ask(prompt: str) -> str:
+        if match.scored_deals:
+            return "quit"
+        obs = match.observation(0)
+        phases.add(obs.phase)
+        action = person.act(obs)
+        word = next((w.key for w in phase_face(obs.phase).words if w.action == action), None)
+        return word if word is not None else str(action).lower()
+
+    console = Console(record=True, width=120, color_system=None)
+    TerminalGame(match, bots, console=console, ask=ask).run()
+    text = console.export_text()
+    return match, phases, text.split(" Deal 2 ")[0]
+
+
+@pytest.mark.parametrize(("preset", "players"), FAMILY, ids=[f"{p}-{n}" for p, n in FAMILY])
+def test_a_deal_of_every_game_typed_at_the_plain_table(preset: str, players: int) -> None:
+    """Every phase answered by typing what a person would type (a key word, a number, a card);
+    nothing printed names a card the person could not have seen (other hands, nest, stock)."""
+    rules = Rules.preset(preset)
+    rules = rules if rules.players == players else rules.replace(players=players)
+    for seed in range(6):
+        match, phases, text = typed_deal(rules, seed)
+        if not match.scored_deals:
+            continue
+        deal = match.scored_deals[0].deal
+        seen = {deal.deck.names[c] for c in deal.deck.cards if (deal.dealt[0] >> c) & 1}
+        if deal.declarer == 0:
+            seen |= {deal.deck.names[c] for c in deal.deck.cards if (deal.nest >> c) & 1}
+        seen |= {deal.deck.names[c] for _, cards, _ in deal.history for c in cards}
+        seen |= {deal.deck.names[c] for c in (deal.upcard, deal.partner_card) if c is not None}
+        seen |= {deal.deck.names[c] for c in deal.deck.cards if (deal.hands[0] >> c) & 1}
+        unseen = {deal.deck.names[c] for c in deal.deck.cards} - seen
+        printed = {
+            name
+            for name in unseen
+            for spelling in {name, face(name)}
+            if re.search(rf"(?<![\w♠♥♦♣]){re.escape(spelling)}(?!\w)", text)
+        }
+        assert not printed, f"{preset}: the plain table printed {printed}"
+        assert "result" in text and "Total" in text
+        if "play" in phases:
+            return
+    pytest.fail(f"{preset}: the person never played a card in six deals")

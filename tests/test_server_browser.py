@@ -245,7 +245,11 @@ def family_turn(page: Page, phases: set[str], greyed: set[int]) -> bool:
             page.click(f".hand .card.legal[data-card='{seen['legal'][-1]}']", timeout=2000)
         elif phase == "exchange":
             assert sorted(seen["legal"]) == sorted(a for a in legal if a != "done")
-            page.click(".action-bar button[data-action='done']", timeout=2000)
+            if "threw" not in phases:  # throw one card by clicking it, then keep the rest
+                phases.add("threw")
+                page.click(f".hand .card.legal[data-card='{seen['legal'][0]}']", timeout=2000)
+            else:
+                page.click(".action-bar button[data-action='done']", timeout=2000)
         elif phase == "partner":
             # a long list: the page offers it colour by colour
             assert len(seen["tabs"]) >= 4 and set(seen["picks"]) <= set(legal)
@@ -270,13 +274,28 @@ def family_turn(page: Page, phases: set[str], greyed: set[int]) -> bool:
 
 
 @pytest.mark.parametrize(
-    ("preset", "players", "expected"),
+    ("preset", "players", "expected", "phone"),
     [
         # the person bids the most it may, so it names trump (Batak's dealer takes the contract
         # unasked when the three before it pass; a Snarples bidder whom all leave settles)
-        ("batak-ihale", None, [{"auction", "trump", "play"}, {"trump", "play"}]),
-        ("rook-call-partner", None, [{"discard", "trump", "partner", "play"}]),
-        ("snarples", 6, [{"auction", "play"}, {"auction", "settle"}]),
+        ("batak-ihale", None, [{"auction", "trump", "play"}, {"trump", "play"}], False),
+        ("rook-call-partner", None, [{"discard", "trump", "partner", "play"}], False),
+        ("snarples", 6, [{"auction", "play"}, {"auction", "settle"}], False),
+        # the person always plays: it is asked in or out, then plays (Horsethief: exchanges first)
+        ("donut", 6, [{"drop", "play"}], False),
+        ("horsethief", 5, [{"drop", "exchange", "threw", "play"}], False),
+        # the most seats on a phone: eight (and seven) panels round a narrow felt, none overlapping
+        ("snarples", 8, [{"auction", "play"}, {"auction", "settle"}, {"auction"}], True),
+        ("snarples", 7, [{"auction", "play"}, {"auction", "settle"}, {"auction"}], True),
+    ],
+    ids=[
+        "batak",
+        "rook",
+        "snarples-6",
+        "donut-6",
+        "horsethief-5",
+        "snarples-8-phone",
+        "snarples-7-phone",
     ],
 )
 def test_a_deal_of_the_family_games_in_the_browser(
@@ -285,9 +304,15 @@ def test_a_deal_of_the_family_games_in_the_browser(
     preset: str,
     players: int | None,
     expected: list[set[str]],
+    phone: bool,
 ) -> None:
     """The form makes the table, the page asks each phase by its control, a deal is played."""
-    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    if phone:
+        context = browser.new_context(
+            viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+        )
+    else:
+        context = browser.new_context(viewport={"width": 1280, "height": 860})
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -331,12 +356,17 @@ def test_a_deal_of_the_family_games_in_the_browser(
     greyed: set[int] = set()
 
     def dealt() -> bool:
+        """A deal played, and the phases looked for asked (a drop needs the right upcard: up to
+        six deals are played for it) or the match over."""
         s = state(page)
-        return bool(s and any(not d["void"] for d in s["deals"]))
+        played = [d for d in s["deals"] if not d["void"]] if s else []
+        if not played:
+            return False
+        return any(e <= phases for e in expected) or bool(s["result"]) or len(played) >= 6
 
     import time
 
-    deadline = time.monotonic() + 90
+    deadline = time.monotonic() + 150
     while not dealt():
         assert time.monotonic() < deadline, (
             f"no deal played; phases {phases}; "

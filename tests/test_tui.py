@@ -18,9 +18,9 @@ from callbreak import Rules
 from callbreak.bots import make_bot
 from callbreak.cards import SUITS
 from callbreak.engine import Action, Observation
+from callbreak.faces import face
 from callbreak.record import read_records, replay
 from callbreak.tui.app import CallBreakApp
-from callbreak.tui.phases import face
 from callbreak.tui.render import sort_hand
 from callbreak.tui.screens import ChoiceScreen, InfoScreen
 from callbreak.tui.session import ResumeError, Session
@@ -405,7 +405,7 @@ def test_an_open_match_ends_when_the_person_says_so() -> None:
         assert "Deal 1 ·" in top and "Deal 1/" not in top  # an open match has no last deal
         await pilot.press("enter")
         screen = await choice_screen(pilot, app, "Deal 1 result")
-        assert [v for _, v in screen.choices] == ["next", "finish"]
+        assert [v for _, v in screen.choices] == ["next", "finish", "review"]
         await pilot.press("e")
         await wait_for(
             pilot,
@@ -465,7 +465,7 @@ def test_declaring_voids_is_asked_and_shown() -> None:
         view = app.session.view()
         if view.phase != "declare":  # the calls were too few and the deal was redealt
             return
-        assert "Declare your void suits?" in screen_text(app)
+        assert "Declare your void suits (" in screen_text(app)
         await pilot.press("y")
         await my_turn(pilot, app)
         assert app.session.view().declared_voids[0] == "SC"

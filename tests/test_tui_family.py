@@ -8,15 +8,20 @@ checked for cards it must not show: the other hands, the nest, the stock.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from textual.pilot import Pilot
 
 from callbreak import Rules
-from callbreak.engine import Observation
+from callbreak.bots import make_bot
+from callbreak.engine import Action, Observation
+from callbreak.faces import CARD_PHASES, seat_places
 from callbreak.tui.app import CallBreakApp
-from callbreak.tui.phases import seat_places
+from callbreak.tui.screens import ChoiceScreen
 from callbreak.tui.session import Session, hint_spec, playable_spec
-from tui_support import play_by_keys, run_app, screen_text
+from callbreak.tui.widgets import ChoiceBar, HandView
+from tui_support import play_by_keys, run_app, screen_text, wait_for
 
 GAMES = [
     ("callbreak", 4, 3),
@@ -88,3 +93,103 @@ def test_hints_come_from_the_best_bot_that_knows_the_game() -> None:
     assert spec == "heuristic" and "expert" in notice.lower() and "Batak" in notice
     spec, notice = playable_spec("expert:budget_ms=300", Rules.preset("callbreak"))
     assert spec == "expert:budget_ms=300" and notice == ""
+
+
+async def click_for(
+    pilot: Pilot[None], app: CallBreakApp, view: Observation, action: Action
+) -> None:
+    """Answer ``action`` with the mouse alone: a card in the hand, or a word on the choice bar."""
+    if view.phase in CARD_PHASES and str(action) in view.hand:
+        hand_view = app.screen.query_one(HandView)
+        layout = hand_view.layout_now()
+        x = layout.starts[layout.cards.index(str(action))] + 1
+        await pilot.click(HandView, offset=(x, 2))
+        return
+    bar = app.screen.query_one(ChoiceBar)
+    bar.render()
+    index = next(i for i, (_, value) in enumerate(bar.options) if value == action)
+    if bar._spans[index][0] < 0:  # scrolled out of sight: the arrows bring it into view
+        while bar.cursor != index:
+            await pilot.press("right")
+        bar.render()
+    start, _ = bar._spans[index]
+    await pilot.click(ChoiceBar, offset=(start + 1, 0))
+
+
+MOUSE_GAMES = [
+    # seeds where the person meets the game's phases (takes the Rook nest, is asked to drop)
+    ("rook-call-partner", 4, 3, {"auction", "discard", "trump", "partner", "play"}),
+    ("horsethief", 5, 1, {"drop", "exchange", "play"}),
+    ("donut", 6, 1, {"drop", "play"}),
+    ("snarples", 6, 1, {"auction", "play"}),
+]
+
+
+@pytest.mark.parametrize(
+    ("preset", "players", "seed", "expected"),
+    MOUSE_GAMES,
+    ids=[f"{p}-{n}" for p, n, _, _ in MOUSE_GAMES],
+)
+def test_a_deal_of_the_family_by_mouse_alone(
+    preset: str, players: int, seed: int, expected: set[str]
+) -> None:
+    """Every phase the person meets is answered by a click: bids, trump, in/out, the nest,
+    the exchange, the partner card, cards; the result screen's button too."""
+    rules = rules_for(preset, players)
+    session = Session.start(rules, "heuristic", seed=seed)
+    stand_in = make_bot(playable_spec("heuristic", rules)[0], seed=5)
+    phases: set[str] = set()
+
+    async def scenario(pilot: Pilot[None], app: CallBreakApp) -> None:
+        while not [r for r in session.results() if r.points is not None and r.unplayed is None]:
+            await wait_for(
+                pilot,
+                lambda: app.state == "human" or isinstance(app.screen, ChoiceScreen),
+                "the person's turn or a result",
+                timeout=60,
+            )
+            if isinstance(app.screen, ChoiceScreen):
+                bar = app.screen.query_one(ChoiceBar)
+                bar.render()
+                await pilot.click(bar, offset=(bar._spans[0][0] + 1, 0))
+                await pilot.pause()
+                continue
+            view = session.view()
+            phases.add(view.phase)
+            before = app.own_actions
+            await click_for(pilot, app, view, stand_in.act(view))
+            assert app.own_actions == before + 1, (view.phase, app.message.plain)
+
+    run_app(session, scenario, size=(120, 40))
+    assert phases == expected
+
+
+@pytest.mark.parametrize("preset", ["rook-call-partner", "horsethief", "snarples"])
+def test_a_family_game_resumes_mid_deal(preset: str, tmp_path: Path) -> None:
+    """Leave in the middle of a deal past its bidding; the record brings the same view back."""
+    record = tmp_path / "game.json"
+    rules = Rules.preset(preset)
+    session = Session.start(rules, "heuristic", seed=4, record=record)
+    stand_in = make_bot(playable_spec("heuristic", rules)[0], seed=5)
+    match = session.match
+    while not (match.deal.phase == "play" and match.deal.history) or match.to_act != session.human:
+        seat = match.to_act
+        assert seat is not None
+        bot = stand_in if seat == session.human else session.bots[seat]
+        match.act(bot.act(match.observation(seat)))
+    session.save()
+    resumed = Session.resume(record)
+    assert resumed.view().to_dict() == session.view().to_dict()
+    assert resumed.specs == session.specs
+
+    async def scenario(pilot: Pilot[None], app: CallBreakApp) -> None:
+        await wait_for(pilot, lambda: app.state == "human", "the person's turn")
+        assert resumed.rules.title in screen_text(app)
+        view = resumed.view()
+        before = app.own_actions
+        await click_for(pilot, app, view, stand_in.act(view))
+        assert app.own_actions == before + 1
+
+    run_app(resumed, scenario, size=(120, 40))
+    again = Session.resume(record)
+    assert len(again.view().hand) < len(session.view().hand) or again.view().phase != "play"

@@ -20,8 +20,8 @@ from textual.pilot import Pilot
 from callbreak import Match, Rules
 from callbreak.bots import make_bot
 from callbreak.engine import Action, Observation
+from callbreak.faces import CARD_PHASES, deck_of, face, phase_face
 from callbreak.tui.app import CallBreakApp
-from callbreak.tui.phases import CARD_PHASES, deck_of, face, phase_face
 from callbreak.tui.render import sort_hand
 from callbreak.tui.screens import ChoiceScreen, InfoScreen
 from callbreak.tui.session import Session, playable_spec

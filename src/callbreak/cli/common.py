@@ -10,15 +10,6 @@ from callbreak.cards import SUIT_SYMBOLS, SUITS
 from callbreak.points import Points
 from callbreak.rules import Rules
 
-SEAT_NAMES = ("South", "East", "North", "West")
-"""Seats in turn order (play goes counter-clockwise in the South-Asian games)."""
-
-
-def seat_name(seat: int, players: int) -> str:
-    """A seat's name at the table: the compass at four seats, else "Seat N" (1-based)."""
-    return SEAT_NAMES[seat] if players == len(SEAT_NAMES) else f"Seat {seat + 1}"
-
-
 _SUIT_STYLE = {"S": "bold", "H": "bold red", "D": "bold red", "C": "bold"}
 _COLOUR_STYLE = {"R": "bold red", "Y": "bold yellow", "G": "bold green", "B": "bold blue"}
 """Rook colours: the number keeps its colour letter, drawn in that colour."""

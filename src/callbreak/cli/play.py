@@ -13,12 +13,19 @@ from rich.console import Console
 from rich.table import Table
 
 from callbreak.bots import Bot
-from callbreak.cards import SUIT_NAMES, SUITS
-from callbreak.cli.common import fmt_points, seat_name, styled_card, styled_cards
+from callbreak.cli.common import fmt_points, styled_card, styled_cards
 from callbreak.decks import DECKS
 from callbreak.engine import IllegalAction, Match, Observation
+from callbreak.faces import (
+    COLUMN_LABELS,
+    deal_result,
+    game_face,
+    phase_face,
+    seat_name,
+    summary_cell,
+)
 
-HELP = """Type a call or bid as a number (e.g. 3), "pass" (or p) in an auction, a trump as its
+HELP = """Type a call or bid as a number (e.g. 3), "pass" (or x) in an auction, a trump as its
 letter (S H D C; Rook colours R Y G B), and a card as rank then suit: AS, td, 10h, 7c
 (Rook cards number then colour: 1R, 14g, ROOK).
   ?      this help          hand   show your hand
@@ -110,10 +117,9 @@ class TerminalGame:
             except IllegalAction as error:
                 self.console.print(f"[red]{error}[/]")
                 continue
-            if obs.phase == "play":
-                self.console.print(f"  You play {styled_card(str(action).upper())}")
-            elif obs.phase == "partner":
-                self.console.print(f"  You call the {styled_card(str(action).upper())}")
+            if obs.phase in ("play", "partner"):
+                told = phase_face(obs.phase).tell(obs, str(action).upper(), True)
+                self.console.print(f"  You {told}")
             return
 
     def _bot_turn(self, seat: int) -> None:
@@ -126,77 +132,41 @@ class TerminalGame:
         if len(obs_deal.exchanges) > exchanged:
             count = obs_deal.exchanges[-1][1]
             self.console.print(f"  {who} exchanges {count} card{'s' * (count != 1)}")
-        if obs.phase == "call":
-            self.console.print(f"  {who} calls {action}")
-        elif obs.phase == "play":
-            self.console.print(f"  {who} plays {styled_card(str(action))}")
-        elif obs.phase == "misdeal":
-            self.console.print(f"  {who} {'claims a misdeal' if action else 'plays on'}")
-        elif obs.phase == "declare" and action:
-            self.console.print(f"  {who} declares a void")
-        elif obs.phase == "auction":
-            self.console.print(f"  {who} {'passes' if action == 'pass' else f'bids {action}'}")
-        elif obs.phase == "trump":
-            self.console.print(f"  {who} names trump: {self._suit_name(obs, str(action))}")
-        elif obs.phase == "discard" and len(obs.discards or ()) == 0:
-            self.console.print(f"  {who} takes the nest and lays five cards away")
-        elif obs.phase == "partner":
-            self.console.print(f"  {who} calls the {styled_card(str(action))} as partner")
-        elif obs.phase == "drop":
-            self.console.print(f"  {who} {'plays' if action == 'in' else 'sits out'}")
-        elif obs.phase == "settle":
-            verb = "takes -5" if action == "take" else "gives +5 to everyone else"
-            self.console.print(f"  {who} {verb}")
+        # What a bot lays face down is told as "a card" (the shared description says so).
+        told = phase_face(obs.phase).tell(self._view(), action, False)
+        if told and not (obs.phase == "exchange" and action == "done"):
+            self.console.print(f"  {who} {told}")
         if obs.phase != "play" and self.match.deal is obs_deal and self.match.deal.phase == "play":
             self._announce_contract()
 
+    def _view(self) -> Observation:
+        """The person's view now, which is all a line about the table may be built from."""
+        return self.match.observation(self.human)
+
     def _prompt(self, obs: Observation) -> str:
-        rules = obs.rules
-        if obs.phase == "call":
-            self.console.print(f"Your hand: {self._hand_by_suit(obs)}")
+        """The phase's question (from the shared description), after what the person needs."""
+        phase = obs.phase
+        if phase != "play" and phase not in ("declare", "settle"):
+            self.console.print(f"Your hand: {self._hand_by_suit(obs)}{self._trump_text(obs)}")
+        if phase == "call":
             made = [f"{self.names[s]} {c}" for s, c in enumerate(obs.calls) if c is not None]
             if made:
                 self.console.print("Calls so far: " + ", ".join(made))
-            return f"Your call ({rules.min_call}-{rules.max_call}): "
-        if obs.phase == "misdeal":
-            self.console.print(f"Your hand: {self._hand_by_suit(obs)}")
-            return "Your hand qualifies for a misdeal. Claim a redeal? [y/n]: "
-        if obs.phase == "declare":
-            voids = [
-                SUIT_NAMES[s] for s in range(4) if not any(c[-1] == SUITS[s] for c in obs.hand)
-            ]
-            return f"Declare your void suit(s) ({', '.join(voids)}) to the table? [y/n]: "
-        if obs.phase == "auction":
-            self.console.print(f"Your hand: {self._hand_by_suit(obs)}")
-            said = [f"{self.names[s]} {b}" for s, b in obs.bids]
-            if said:
-                self.console.print("Bids so far: " + ", ".join(said))
-            bids = [a for a in obs.legal if a != "pass"]
-            span = f"{bids[0]}-{bids[-1]}" if bids else "none left"
-            step = f" in steps of {rules.bid_step}" if rules.bid_step > 1 else ""
-            return f"Your bid ({span}{step}) or pass: "
-        if obs.phase == "trump":
-            self.console.print(f"Your hand: {self._hand_by_suit(obs)}")
-            return f"Name trump ({' '.join(str(a) for a in obs.legal)}): "
-        if obs.phase == "discard":
-            if not obs.discards:
-                self.console.print(f"You take the nest: {styled_cards(list(obs.nest or ()))}")
-            self.console.print(f"Your hand: {self._hand_by_suit(obs)}")
-            return f"Lay a card away ({len(obs.discards or ()) + 1} of 5): "
-        if obs.phase == "partner":
-            self.console.print(f"Your hand: {self._hand_by_suit(obs)}")
-            return "Call your partner's card (one you hold: you play alone): "
-        if obs.phase == "drop":
-            self.console.print(f"Your hand: {self._hand_by_suit(obs)}{self._trump_text(obs)}")
-            return "Play this deal (in) or sit it out (out)? "
-        if obs.phase == "settle":
-            return "Everyone else sat out: take -5 (take) or give +5 to every other (give)? "
-        if obs.phase == "exchange":
-            self.console.print(f"Your hand: {self._hand_by_suit(obs)}{self._trump_text(obs)}")
-            return "Discard a card to exchange it, or done: "
-        return "Your card: "
+        elif phase == "auction":
+            bids = [f"{self.names[s]} {b}" for s, b in obs.bids]
+            if bids:
+                self.console.print("Bids so far: " + ", ".join(bids))
+        elif phase == "discard" and not obs.discards:
+            self.console.print(f"You take the nest: {styled_cards(list(obs.nest or ()))}")
+        described = phase_face(phase)
+        words = "/".join(word.key for word in described.words if word.action in obs.legal)
+        if phase == "trump":
+            words = " ".join(str(a) for a in obs.legal)
+        return described.prompt(obs).rstrip(":?") + (f" [{words}]" if words else "") + ": "
 
     def _trump_text(self, obs: Observation) -> str:
+        if obs.rules.trump_suit >= 0 or (obs.trump is None and obs.upcard is None):
+            return ""
         parts = []
         if obs.upcard:
             parts.append(f"face up: {styled_card(obs.upcard)}")
@@ -248,33 +218,22 @@ class TerminalGame:
         return True
 
     def _to_action(self, text: str, obs: Observation) -> int | str | bool | None:
-        if obs.phase in ("misdeal", "declare"):
-            if text.lower() in {"y", "yes"}:
-                return True
-            if text.lower() in {"n", "no"}:
-                return False
-            self.console.print("[red]Answer y or n.[/]")
+        """The typed text as an action: a word of the phase, a number, or a card as typed."""
+        described = phase_face(obs.phase)
+        word = described.answer(text)
+        if word is not None:
+            return word  # type: ignore[no-any-return]
+        if described.typed_number:
+            if text.isdigit():
+                return int(text)
+            also = " or " + ", ".join(f'"{w.key}" ({w.label})' for w in described.words)
+            also = also if described.words else ""
+            self.console.print(f"[red]Type your {described.verb} as a number, e.g. 3{also}.[/]")
             return None
-        if obs.phase == "call":
-            if not text.isdigit():
-                self.console.print("[red]Type your call as a number, e.g. 3.[/]")
-                return None
-            return int(text)
-        if obs.phase == "drop":
-            answer = {"y": "in", "yes": "in", "in": "in", "n": "out", "no": "out", "out": "out"}
-            if text.lower() not in answer:
-                self.console.print("[red]Answer in or out.[/]")
-                return None
-            return answer[text.lower()]
-        if obs.phase in ("settle", "exchange"):
-            return text.lower() if text.lower() in {"take", "give", "done"} else text
-        if obs.phase == "auction":
-            if text.lower() in {"p", "pass"}:
-                return "pass"
-            if not text.isdigit():
-                self.console.print('[red]Type your bid as a number, or "pass".[/]')
-                return None
-            return int(text)
+        if described.words and not described.typed_card and described.choices is None:
+            keys = " or ".join(f"{w.key} ({w.label.lower()})" for w in described.words)
+            self.console.print(f"[red]Answer {keys}.[/]")
+            return None
         return text
 
     def _again(self) -> bool:
@@ -302,7 +261,7 @@ class TerminalGame:
         self.console.rule(f"Deal {deal_no}{tie} — dealer: {self.names[match.dealer]}")
         obs = match.observation(self.human)
         if obs.upcard:
-            self.console.print(f"Face-up card: {styled_card(obs.upcard)}{self._trump_text(obs)}")
+            self.console.print(self._trump_text(obs).strip(" ()").capitalize())
         if self.human not in obs.dealt_in:
             self.console.print("You are out of the game: the others play on.")
 
@@ -334,29 +293,20 @@ class TerminalGame:
         out.print(f"Legal:     {styled_cards([str(a) for a in obs.legal])}")
 
     def _deal_finished(self) -> None:
-        entry = self.match.entries[-1]
-        deal = entry.deal
+        result = deal_result(self.match.entries[-1], self.match.rules)
         out = self.console
-        if deal.void_reason:
-            out.print(f"[yellow]Deal thrown in:[/] {deal.void_reason}. Same dealer deals again.")
+        if result.void_reason:
+            out.print(f"[yellow]Deal thrown in:[/] {result.void_reason}. Same dealer deals again.")
             return
-        table = Table(title=f"Deal {entry.number} result")
-        bid = "Call" if deal.declarer is None else "Bid"
-        for column in ("Seat", bid, "Won", "Points", "Total"):
-            table.add_column(column, justify="right" if column != "Seat" else "left")
-        points = deal.points or []
+        columns = game_face(result.game).summary
+        if result.declarer is None:
+            columns = tuple(key for key in columns if key != "bid")
+        table = Table(title=f"Deal {result.number} result")
+        table.add_column("Seat")
+        for key in columns:
+            table.add_column(COLUMN_LABELS[key].capitalize(), justify="right")
         for seat in range(self.match.players):
-            counted = seat in entry.counting_seats
-            said = deal.calls[seat] if deal.declarer is None else None
-            if seat == deal.declarer:
-                said = deal.contract
-            table.add_row(
-                self.names[seat],
-                "-" if said is None else str(said),
-                str(deal.tricks[seat]),
-                str(points[seat]) if counted else f"({points[seat]})",
-                str(entry.totals[seat]),
-            )
+            table.add_row(self.names[seat], *(summary_cell(result, seat, key) for key in columns))
         out.print(table)
 
     def _show_scores(self) -> None:

@@ -32,6 +32,8 @@ class TrickView:
         """Seat that played each card, in play order."""
         if not self.active:
             return tuple((self.leader + i) % players for i in range(len(self.cards)))
+        if not self.cards:
+            return ()  # before the lead the leader may still be a seat that sat out
         at = self.active.index(self.leader)
         order = self.active[at:] + self.active[:at]
         return order[: len(self.cards)]

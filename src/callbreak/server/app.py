@@ -24,10 +24,10 @@ from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketDisconnect
 
 from callbreak.bots.levels import LEVELS
+from callbreak.faces import face_tables
 from callbreak.rules import OPTION_BY_NAME, Rules
 from callbreak.server.bus import LocalBus, RedisBus
 from callbreak.server.config import ServerConfig
-from callbreak.server.faces import face_tables
 from callbreak.server.hub import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -52,6 +52,7 @@ from callbreak.server.protocol import (
     error_message,
     parse,
 )
+from callbreak.server.review import TableReviews, table_review
 from callbreak.server.store import Store
 
 STATIC = Path(__file__).parent / "static"
@@ -146,6 +147,7 @@ class _BodyLimit:
 def create_app(config: ServerConfig | None = None) -> FastAPI:
     """The app for ``config``; the database is migrated and the bus joined on start-up."""
     config = config or ServerConfig()
+    reviews = TableReviews()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -160,6 +162,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         try:
             yield
         finally:
+            reviews.close()
             await hub.stop()
             await bus.close()
             await store.close()
@@ -280,6 +283,22 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         except ProtocolError as error:
             raise HTTPException(403 if error.code == "not_host" else 409, error.message) from None
         return {"ok": True}
+
+    @app.get("/api/tables/{code}/review")
+    async def review_deal(
+        request: Request, code: str, deal: int, seat: int | None = None
+    ) -> dict[str, Any]:
+        """The solver's review of a finished deal: your own seat's while the match is played
+        (seat token), any seat's once it is over (see ``server.review``)."""
+        code = code.upper()
+        hub = hub_of(request)
+        slot = await hub.table(code) if valid_code(code) else None
+        if slot is None:
+            raise HTTPException(404, "there is no table with this code")
+        token = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
+        token = token or request.cookies.get(cookie_name(code), "")
+        viewer = slot.table.seat_for_token_hash(hash_token(token)) if token else None
+        return await table_review(reviews, slot.table, viewer, deal, seat)
 
     @app.get("/api/history")
     async def history(request: Request, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:

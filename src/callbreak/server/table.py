@@ -20,8 +20,10 @@ from callbreak.bots import Bot, make_bot
 from callbreak.engine import IllegalAction, Match
 from callbreak.engine.deal import Deal
 from callbreak.engine.games import points_taken
+from callbreak.faces import deal_result, game_face, summary_cell
 from callbreak.points import Points
 from callbreak.record import match_record
+from callbreak.review import reviewable
 from callbreak.rules import Rules
 from callbreak.server.store import SeatRow, TableRow
 
@@ -254,6 +256,7 @@ class LiveTable:
             "bot_note": self.bot_note,
             "title": self.rules.title,
             "game": self.rules.game,
+            "reviewable": reviewable(self.rules),
             "deck": shape.deck,
             "lowest_wins": shape.lowest_wins,
             "start": shape.start,
@@ -299,16 +302,18 @@ def scoreboard(match: Match, start: int = 0) -> list[dict[str, Any]]:
     """
     rows = []
     game = match.rules.game
+    columns = game_face(game).summary
     for entry in match.entries[start:]:
         deal = entry.deal
         points = deal.points
+        result = deal_result(entry, match.rules)
         rows.append(
             {
                 "number": entry.number,
                 "dealer": deal.dealer,
                 "calls": list(deal.calls) if game == "callbreak" else None,
                 "bids": [[seat, bid] for seat, bid in deal.bids],
-                "last_bids": last_bids(deal),
+                "last_bids": list(result.last_bids),
                 "contract": deal.contract,
                 "declarer": deal.declarer,
                 "trump": deal.trump,
@@ -329,14 +334,10 @@ def scoreboard(match: Match, start: int = 0) -> list[dict[str, Any]]:
                 "void": deal.void_reason,
                 "unplayed": deal.unplayed,
                 "tie_break": entry.tie_break,
+                "cells": {
+                    key: [summary_cell(result, seat, key) for seat in range(match.players)]
+                    for key in columns
+                },
             }
         )
     return rows
-
-
-def last_bids(deal: Deal) -> list[int | str | None]:
-    """Each seat's last word in the auction (a bid or "pass"), None where it said nothing."""
-    out: list[int | str | None] = [None] * deal.players
-    for seat, bid in deal.bids:
-        out[seat] = bid
-    return out

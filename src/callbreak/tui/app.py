@@ -30,9 +30,9 @@ from textual.widgets import Static
 from callbreak.cards import SUIT_SYMBOLS, SUITS
 from callbreak.engine import Action, IllegalAction, Observation, TrickView
 from callbreak.engine.games import SPECS
-from callbreak.tui.advice import explain
-from callbreak.tui.phases import (
+from callbreak.faces import (
     CARD_PHASES,
+    DealResult,
     deal_facts,
     deck_of,
     face,
@@ -42,6 +42,8 @@ from callbreak.tui.phases import (
     seat_places,
     trick_winner,
 )
+from callbreak.review import reviewable
+from callbreak.tui.advice import explain
 from callbreak.tui.render import (
     chip,
     deal_table,
@@ -53,8 +55,9 @@ from callbreak.tui.render import (
     scoresheet,
     sort_hand,
 )
+from callbreak.tui.review import review_screen
 from callbreak.tui.screens import ChoiceScreen, InfoScreen
-from callbreak.tui.session import DealResult, Session
+from callbreak.tui.session import Session
 from callbreak.tui.widgets import ChoiceBar, HandView, KeyBar
 
 KEYS_HELP: tuple[tuple[str, str], ...] = (
@@ -106,18 +109,11 @@ def keys_help(rules: Any) -> list[tuple[str, str]]:
     if "partner" in phases:
         keys.append(("1g, 14r", "type the partner card you call, or ← → and Enter"))
     keys += KEYS_HELP[6:]
+    if reviewable(rules):
+        keys.insert(-3, ("r", "on a deal's result: the solver's review of your cards and call"))
     return keys
 
 
-_PHASE_VERBS = {
-    "trump": "name trump",
-    "drop": "play or sit out",
-    "settle": "take or give",
-    "exchange": "exchange",
-    "discard": "lay cards away",
-    "partner": "call a partner",
-}
-"""What the seat to act is doing, for the middle of the table before the play."""
 
 
 class Drawn(Widget):
@@ -872,7 +868,7 @@ class CallBreakApp(App[None]):
             bids = [b for _, b in view.bids if b != "pass"]
             footer = f"high bid {max(map(int, bids))}" if bids else "no bid yet"
         elif view.to_act is not None:
-            footer = f"{names[view.to_act]} to {_PHASE_VERBS.get(view.phase, 'act')}"
+            footer = f"{names[view.to_act]} to {phase_face(view.phase).verb}"
         else:
             footer = ""
         return render_said(
@@ -921,7 +917,7 @@ class CallBreakApp(App[None]):
             if view.phase == "call":
                 typed = f" (typed {self.typed})" if self.typed else ""
                 return Text(f"Your call{typed}: ← → and Enter, type the number, or click it")
-            return Text(phase_face(view.phase).status)
+            return Text(phase_face(view.phase).keys_hint)
         if self.state == "pause":
             return Text("space: go on" + ("" if self.fast else " · f: fast"), style="dim")
         if self.thinking is not None:
@@ -995,11 +991,20 @@ class CallBreakApp(App[None]):
             choices.append(("Next deal", "next"))
             if session.can_finish:
                 choices.append(("End the match here", "finish"))
+        shortcuts = {"e": "finish"} if len(choices) > 1 else {}
+        played = scored[-1].number if scored and scored[-1].unplayed is None else None
+        if played is not None:  # r: the solver's review (a game it does not play: says so)
+            shortcuts["r"] = "review"
+            if reviewable(session.rules):
+                choices.append(("Review (r)", "review"))
         title = f"Deal {scored[-1].number} result" if scored else "Deal thrown in"
         if scored and scored[-1].tie_break:
             title += " (tie-break)"
 
         def answered(answer: Any) -> None:
+            if answer == "review" and played is not None:
+                self._modal(review_screen(session, played), lambda _: self._show_results(results))
+                return
             if answer == "finish":
                 session.finish()
                 if not session.over:
@@ -1009,9 +1014,7 @@ class CallBreakApp(App[None]):
             self.step()
 
         self._modal(
-            ChoiceScreen(
-                title, body, choices, shortcuts={"e": "finish"} if len(choices) > 1 else {}
-            ),
+            ChoiceScreen(title, body, choices, shortcuts=shortcuts),
             answered,
         )
 

@@ -23,10 +23,16 @@ from rich.text import Text
 
 from callbreak.decks import STANDARD, Deck
 from callbreak.engine import TrickView
+from callbreak.faces import (
+    COLUMN_LABELS,
+    DealResult,
+    face,
+    game_face,
+    seat_places,
+    summary_cell,
+)
 from callbreak.points import Points
 from callbreak.rules import OPTION_BY_NAME, Rules, option_text
-from callbreak.tui.phases import face, seat_places
-from callbreak.tui.session import DealResult
 
 SUIT_ORDER = "SHCD"
 """Left to right in the hand: spades (the trump) first, then colours alternating."""
@@ -348,45 +354,21 @@ def scoresheet(
 
 
 def deal_table(result: DealResult, names: Sequence[str]) -> Table:
-    """One deal: each seat's call or bid, tricks won, card points, points, the total after it.
+    """One deal: the game's summary columns (``faces.GAMES``) for each seat.
 
-    The columns are the game's own: Call Break has calls, the auction games a
-    bid (the winning one), Call Partner its card points, the drop games who sat out.
+    Call Break shows calls, the auction games the bid (the winning one, and
+    each other seat's last word), Call Partner its card points, the drop games
+    who sat out.
     """
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    columns = [""]
-    if result.game == "callbreak":
-        columns.append("Call")
-    elif result.declarer is not None:
-        columns.append("Bid")
-    columns.append("Won")
-    if result.card_points is not None:
-        columns.append("Cards")
-    columns += ["Points", "Total"]
-    for heading in columns:
-        table.add_column(heading, justify="left" if not heading else "right", no_wrap=True)
-    points = result.points or ()
+    columns = game_face(result.game).summary
+    if result.declarer is None:
+        columns = tuple(key for key in columns if key != "bid")
+    table.add_column("", justify="left", no_wrap=True)
+    for key in columns:
+        table.add_column(COLUMN_LABELS[key].capitalize(), justify="right", no_wrap=True)
     for seat, name in enumerate(names):
-        counted = seat in result.counting
-        shown = str(points[seat]) if points else "-"
-        playing = not (result.dealt_in and seat not in result.dealt_in)
-        row = [name]
-        if result.game == "callbreak":
-            row.append(str(result.calls[seat]))
-        elif result.declarer is not None:
-            mark = " (partner)" if seat == result.partner and seat != result.declarer else ""
-            bid = str(result.contract) if seat == result.declarer else ""
-            row.append(bid + mark)
-        if not playing:
-            row.append("out")
-        elif seat in result.dropped:
-            row.append("sat out")
-        else:
-            row.append(str(result.tricks[seat]))
-        if result.card_points is not None:
-            row.append(str(result.card_points[seat]))
-        row += [shown if counted else f"({shown})", str(result.totals[seat])]
-        table.add_row(*row)
+        table.add_row(name, *(summary_cell(result, seat, key) for key in columns))
     return table
 
 

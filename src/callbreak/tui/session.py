@@ -13,52 +13,18 @@ from __future__ import annotations
 import os
 import random
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from callbreak.bots import Bot, available_bots, make_bot
 from callbreak.bots.levels import LEVELS
 from callbreak.engine import Action, Deal, Match, Observation, TrickView
-from callbreak.engine.games import points_taken
+from callbreak.faces import DealResult, deal_result, seat_name
 from callbreak.points import Points
 from callbreak.rules import Rules
-from callbreak.tui.phases import seat_label
-
-SEAT_NAMES = ("South", "East", "North", "West")
-"""Seat names in turn order at four seats, as the line-based game uses them ("Seat N" else)."""
 
 HUMAN = "human"
 """The ``player`` of a person's seat in a record."""
-
-
-@dataclass(frozen=True)
-class DealResult:
-    """The public outcome of one finished (or thrown-in) deal: what everyone at the table saw."""
-
-    number: int
-    tie_break: bool
-    void_reason: str | None
-    """Why the deal was thrown in (seat numbers replaced by names), None for a played deal."""
-    calls: tuple[int | None, ...]
-    tricks: tuple[int, ...]
-    points: tuple[Points, ...] | None
-    totals: tuple[Points, ...]
-    counting: tuple[int, ...]
-    """Seats whose points count (all but the untied seats in a tie-break deal)."""
-    game: str = "callbreak"
-    contract: int | None = None
-    declarer: int | None = None
-    partner: int | None = None
-    """The declarer's partner (Call Partner), public once the deal is over."""
-    card_points: tuple[int, ...] | None = None
-    """Call Partner: the card points each seat took."""
-    dealt_in: tuple[int, ...] = ()
-    dropped: tuple[int, ...] = ()
-    trump: str | None = None
-    unplayed: str | None = None
-    """Why the deal ended before its play (seat numbers replaced by names), if it did."""
-    lowest_wins: bool = False
 
 
 class ResumeError(ValueError):
@@ -255,7 +221,7 @@ class Session:
         """The person's own name at its seat, else the compass name (four seats) or "Seat N"."""
         if seat == self.human:
             return self.name
-        return seat_label(seat, self.players)
+        return seat_name(seat, self.players)
 
     def seat_kind(self, seat: int) -> str:
         """What plays a seat, in a word: the level when the spec is one, else the bot's spec."""
@@ -335,38 +301,7 @@ class Session:
     # ------------------------------------------------------------ results
     def results(self) -> list[DealResult]:
         """Every finished deal's public outcome, void ones included, in order."""
-        out = []
-        shape = self.rules.shape
-        for entry in self.match.entries:
-            deal = entry.deal
-            points = deal.points if deal.phase == "over" else None
-            over = deal.phase == "over"
-            partner = deal.partner if over and deal.partner_card is not None else None
-            out.append(
-                DealResult(
-                    number=entry.number,
-                    tie_break=entry.tie_break,
-                    void_reason=None
-                    if deal.void_reason is None
-                    else self.describe_void(deal.void_reason),
-                    calls=tuple(deal.calls),
-                    tricks=tuple(deal.tricks),
-                    points=None if points is None else tuple(points),
-                    totals=tuple(entry.totals),
-                    counting=tuple(entry.counting_seats),
-                    game=self.rules.game,
-                    contract=deal.contract,
-                    declarer=deal.declarer,
-                    partner=partner,
-                    card_points=tuple(points_taken(deal)) if deal.deck.name == "rook" else None,
-                    dealt_in=tuple(deal.dealt_in),
-                    dropped=tuple(sorted(deal.dropped)),
-                    trump=deal.trump,
-                    unplayed=None if deal.unplayed is None else self.describe_void(deal.unplayed),
-                    lowest_wins=shape.lowest_wins,
-                )
-            )
-        return out
+        return [deal_result(entry, self.rules, self.describe_void) for entry in self.match.entries]
 
     def last_trick_of_finished_deal(self) -> TrickView | None:
         """The final trick of the deal settled last (None if that deal was thrown in).

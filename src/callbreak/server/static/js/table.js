@@ -13,6 +13,7 @@ const FALLBACK_FACES = {
   games: { callbreak: { stats: ["call", "won"], summary: ["call", "won", "points", "total"], scoring: "" } },
   suits: {},
 };
+// Fallback labels; the server's tables ("stat_labels", "column_labels") say the same for every face.
 const STAT_TEXT = { call: "call", bid: "bid", won: "won", card_points: "pts", score: "score" };
 const COLUMN_TEXT = { call: "call", bid: "bid", won: "won", card_points: "card pts", points: "points", total: "total" };
 
@@ -234,6 +235,14 @@ class TableView {
     return this.faces.phases[phase] || { verb: phase, prompt: `Your turn (${phase}):`, control: "buttons", labels: {} };
   }
 
+  statLabel(key) {
+    return (this.faces.stat_labels || STAT_TEXT)[key] || key;
+  }
+
+  columnLabel(key) {
+    return (this.faces.column_labels || COLUMN_TEXT)[key] || key;
+  }
+
   gameInfo() {
     const game = this.state.table.game || "callbreak";
     return this.faces.games[game] || FALLBACK_FACES.games.callbreak;
@@ -323,7 +332,7 @@ class TableView {
     if (obs.declared_voids[seat]) badges.push(el("span.badge", { text: `void ${obs.declared_voids[seat].split("").map((s) => SUIT_SYMBOL[s]).join("")}` }));
     const stats = this.gameInfo().stats.map((key) => {
       const value = this.stat(obs, seat, key);
-      return el("span", { class: `stat ${key}`, text: `${STAT_TEXT[key] || key} ${value ?? "–"}` });
+      return el("span", { class: `stat ${key}`, text: `${this.statLabel(key)} ${value ?? "–"}` });
     });
     return el(`div.${classes.join(".")}`, { "data-seat": seat, style: `left:${spot.x}%;top:${spot.y}%` },
       el("div.seat-name", {}, this.name(seat), seat === state.you.seat ? el("span.you", { text: " (you)" }) : null),
@@ -485,7 +494,7 @@ class TableView {
     }
     const start = String(table.start ?? 0);
     const totals = (state.result && state.result.totals) || (deals.length ? deals[deals.length - 1].totals : Array(n).fill(start));
-    const live = game.summary.filter((k) => k !== "points" && k !== "total").map((k) => COLUMN_TEXT[k] || k).join("/");
+    const live = game.summary.filter((k) => k !== "points" && k !== "total").map((k) => this.columnLabel(k)).join("/");
     return el("section.scoreboard", {}, el("h3", { text: "Scores" }),
       el("div.scroll", {}, el("table.scores", {}, el("thead", {}, head), el("tbody", {}, rows),
         el("tfoot", {}, el("tr", {}, el("th", { text: "Total" }), totals.map((t) => el("th", { text: t })))))),
@@ -507,7 +516,8 @@ class TableView {
         el("div.row", {},
           el("a#record-link.button.primary", { href: state.result.record_url, download: `callbreak-${this.code}.json`, text: "Download the record" }),
           el("a.button", { href: "/", text: "New table" }),
-          el("button", { type: "button", text: "Close", onclick: () => { this.resultClosed = true; this.overlays(this.state); } })))));
+          el("button", { type: "button", text: "Close", onclick: () => { this.resultClosed = true; this.overlays(this.state); } })),
+        this.reviewLinks(deals))));
       return;
     }
     if (deals.length > this.seenDeals) {
@@ -520,18 +530,79 @@ class TableView {
         ? el("p", { text: `Deal ${deal.number} was thrown in (${deal.void}); the same dealer deals again.` })
         : el("div", {}, headline ? el("p.deal-headline", { text: headline }) : null,
             el("table.scores", {},
-              el("thead", {}, el("tr", {}, ["", ...columns].map((h) => el("th", { text: COLUMN_TEXT[h] || h })))),
+              el("thead", {}, el("tr", {}, ["", ...columns].map((h) => el("th", { text: h ? this.columnLabel(h) : "" })))),
               el("tbody", {}, state.table.seats.map((s) => el(`tr${(deal.dropped || []).includes(s.seat) ? ".dropped" : ""}`, {},
                 el("td", { text: this.name(s.seat) + ((deal.dropped || []).includes(s.seat) ? " (dropped)" : "") }),
                 columns.map((key) => el("td", { "data-col": key, text: summaryValue(deal, s.seat, key) ?? "–" })))))));
       document.querySelectorAll(".deal-result").forEach((old) => old.remove());
+      const review = this.canReview(deal) ? el("button.review-link", {
+        type: "button", text: "Review", "data-deal": deal.number, title: "The solver's review of your cards in this deal",
+        onclick: () => { close(); this.openReview(deal.number); },
+      }) : null;
       const node = el("div.deal-result.panel", { role: "status", "aria-label": "deal result" },
         el("h2", { text: `Deal ${deal.number} result` }), body,
-        el("button", { type: "button", text: "Continue", onclick: close }));
+        el("button", { type: "button", text: "Continue", onclick: close }), review ? " " : null, review);
       document.body.append(node);
-      setTimeout(close, 6000);
+      setTimeout(close, review ? 12000 : 6000);
     }
   }
+
+  // ----------------------------------------------------------------- review
+  /** The solver's review is offered to a seated player for a played-out deal of a game it plays. */
+  canReview(deal) {
+    const { table, you } = this.state;
+    return Boolean(table.reviewable) && you.seat !== null && !deal.void && !deal.unplayed;
+  }
+
+  reviewLinks(deals) {
+    const played = deals.filter((deal) => this.canReview(deal));
+    if (!played.length) return null;
+    return el("p.review-links", {}, "Review your cards: ", played.map((deal) => el("button.review-link", {
+      type: "button", text: `deal ${deal.number}`, "data-deal": deal.number, onclick: () => this.openReview(deal.number),
+    })));
+  }
+
+  /** Fetch the review of deal ``number`` (your seat's) and show it over the table. */
+  async openReview(number) {
+    document.querySelectorAll(".overlay.review").forEach((node) => node.remove());
+    const content = el("div.review-body", {}, el("p.reviewing", { text: "Reviewing… The exact solver goes over every card you played (the first review on this server compiles it: about half a minute)." }));
+    const close = () => { overlay.remove(); document.removeEventListener("keydown", onKey); };
+    const onKey = (event) => { if (event.key === "Escape") close(); };
+    const overlay = el("div.overlay.review", { role: "dialog", "aria-label": `review of deal ${number}`, onclick: (event) => { if (event.target === overlay) close(); } },
+      el("div.panel.review-panel", {}, el("h2", { text: `Review of deal ${number}` }), content,
+        el("div.row", {}, el("button.primary", { type: "button", text: "Close", onclick: close }))));
+    document.addEventListener("keydown", onKey);
+    document.body.append(overlay);
+    try {
+      const data = await api(`/api/tables/${this.code}/review?deal=${number}`, { token: seatToken(this.code) });
+      clear(content).append(...reviewNodes(data.review, this.name(data.seat)));
+    } catch (error) {
+      clear(content).append(el("p.review-error", { text: `No review: ${error.message}` }));
+    }
+  }
+}
+
+/** "KH" → "K♥" in a line of the review. */
+function reviewText(text) {
+  return text.replace(/\b([2-9TJQKA])([SHDC])\b/g, (_, rank, suit) => cardLabel(rank + suit));
+}
+
+/** A review document (``callbreak.review.review_document``) as the page shows it. */
+function reviewNodes(review, name) {
+  const mistakes = review.decisions.filter((d) => d.verdict === "blunder" || d.verdict === "mistake" || d.verdict === "hidden");
+  const lost = mistakes.length ? `${mistakes.length} of ${review.decisions.length} cards lost value (−${review.lost} in all).` : `No card of the ${review.decisions.length} lost value: a perfect line.`;
+  const lines = review.decisions.map((d) => {
+    const lostValue = d.verdict === "blunder" || d.verdict === "mistake" || d.verdict === "hidden";
+    const text = lostValue ? reviewText(d.text) : d.values ? `trick ${d.trick}: ${cardLabel(d.played)}, a best card` : reviewText(d.text);
+    return el(`li.decision.${d.verdict}`, { "data-trick": d.trick, "data-verdict": d.verdict },
+      text, lostValue ? el("strong.cost", { text: ` · cost ${d.lost}` }) : null);
+  });
+  return [
+    el("p.review-head", {}, el("strong", { text: `${name} called ${review.call.call}, won ${review.won}.` }), " ", lost),
+    el("p.review-call", { text: reviewText(`Call ${review.call.text.replace(/^call /, "")}`) }),
+    el("ol.plain.review-lines", {}, lines),
+    el("p.muted.small", { text: "Every hand known, each card valued as the points you still secure after it against best defence. Red: the expert, seeing only your cards, kept the value; amber: it would have lost it too (the hidden cards decided)." }),
+  ];
 }
 
 function rulesText(table) {
@@ -549,6 +620,8 @@ function scoreClass(points, lowestWins) {
 
 /** A finished deal's value in one summary column for one seat. */
 function summaryValue(deal, seat, key) {
+  // The server words every cell as every face does (faces.summary_cell); the rest is for old messages.
+  if (deal.cells && deal.cells[key]) return deal.cells[key][seat];
   if (key === "call") return deal.calls ? deal.calls[seat] : null;
   if (key === "bid") return deal.last_bids ? deal.last_bids[seat] : null;
   if (key === "won") return (deal.dropped || []).includes(seat) ? "–" : deal.tricks[seat];

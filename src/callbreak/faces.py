@@ -1,0 +1,674 @@
+"""What every face says about each phase and each game: one description, three faces.
+
+The terminal table, the web page and the line-based ``play --plain`` draw no
+game by name.  They ask this module what the person is choosing now (cards
+from the hand, a word, a number, a suit), which words answer it and by which
+key, what to tell the table when a seat acts, what each seat's status line
+shows and how a finished deal is summed up.  A new game made of known phases
+plays on every face with no change here; a new phase needs one entry in
+``PHASES``, a new scoring family one in ``GAMES``.
+
+How a person answers differs by face (keys, clicks, typed words), so each
+phase carries one hint per face; everything else is said once.
+
+Everything is read from the person's ``Observation`` — never from a deal —
+and what a bot threw away (a Rook discard, a Horsethief exchange) is told as
+"a card", never by name.
+
+>>> seat_places(4)
+((1,), (2,), (3,))
+>>> seat_places(8)
+((2, 1), (5, 4, 3), (6, 7))
+>>> PHASES["drop"].answer("n"), PHASES["drop"].answer("sit out"), PHASES["drop"].answer("?")
+('out', 'out', None)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from callbreak.cards import SUIT_SYMBOLS
+from callbreak.decks import DECKS, REVERSED, STANDARD, Deck
+from callbreak.engine import Action, Observation, TrickView
+from callbreak.engine.deal import misdeal_reason
+from callbreak.engine.games import points_taken
+from callbreak.engine.tricks import trick_winner_offset
+from callbreak.points import Points
+from callbreak.rules import Rules
+
+CARD_PHASES = frozenset({"play", "discard", "exchange"})
+"""Phases in which the person picks cards from its own hand."""
+
+
+# ------------------------------------------------------------------ cards and decks
+def deck_of(view: Observation) -> Deck:
+    """The deck in force this deal, as the observation tells it (Rook placed, ranks reversed)."""
+    deck = DECKS[view.rules.shape.deck]
+    if deck.name == "rook" and view.trump is not None and view.trump in deck.suits:
+        return deck.with_rook_in(deck.suits.index(view.trump))
+    if view.reversed_ranks:
+        return REVERSED
+    return deck
+
+
+def trump_index(view: Observation, deck: Deck) -> int:
+    """Trump as a suit index of ``deck``, -1 for none."""
+    trump = view.trump
+    return deck.suits.index(trump) if trump is not None and trump in deck.suits else -1
+
+
+def face(name: str) -> str:
+    """A card as people read it: ``A♠``, ``T♥`` for the standard deck; Rook cards as named."""
+    if len(name) == 2 and name[-1] in "SHDC":
+        return name[:-1] + SUIT_SYMBOLS["SHDC".index(name[-1])]
+    return name
+
+
+def suit_label(deck: Deck, letter: str) -> str:
+    """``♥ hearts``, ``G greens``: a suit (or Rook colour) as people read it."""
+    name = deck.suit_names[deck.suits.index(letter)]
+    symbol = SUIT_SYMBOLS["SHDC".index(letter)] if deck.stride == STANDARD.stride else letter
+    return f"{symbol} {name}"
+
+
+def trick_winner(view: Observation, trick: TrickView) -> int | None:
+    """The seat winning ``trick`` so far, by the deck and trump of this deal."""
+    if not trick.cards:
+        return None
+    deck = deck_of(view)
+    cards = [deck.parse(c) for c in trick.cards]
+    at = trick_winner_offset(cards, trump_index(view, deck), deck.stride)
+    return trick.seats(view.players)[at]
+
+
+# ------------------------------------------------------------------------ seats
+SEAT_NAMES = ("South", "East", "North", "West")
+"""The compass names of a four-seat table, the person at South."""
+
+
+def seat_name(seat: int, players: int) -> str:
+    """A seat's name at the table: the compass at four seats, else "Seat N" (1-based)."""
+    return SEAT_NAMES[seat] if players == len(SEAT_NAMES) else f"Seat {seat + 1}"
+
+
+def seat_places(players: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """Where the other seats sit, as offsets from the person (at the bottom, offset 0).
+
+    Turn order runs up the right side, right to left along the top, and down
+    the left side, as at a real table; returns (right column top to bottom,
+    top row left to right, left column top to bottom).  Four players give
+    the familiar East, North, West.
+    """
+    others = players - 1
+    side = max(1, (others + 1) // 3)
+    top = others - 2 * side
+    right = tuple(range(side, 0, -1))
+    top_row = tuple(range(side + top, side, -1))
+    left = tuple(range(side + top + 1, others + 1))
+    return right, top_row, left
+
+
+# ------------------------------------------------------------------------ phases
+Choices = Callable[[Observation], list[tuple[str, Any]]]
+Tell = Callable[[Observation, Action, bool], str]
+
+
+@dataclass(frozen=True)
+class Word:
+    """An answer that is a word, not a card or a number: its label, its action, its key."""
+
+    label: str
+    action: Any
+    key: str
+
+
+@dataclass(frozen=True)
+class PhaseFace:
+    """How one phase asks, answers and is told, on every face."""
+
+    verb: str
+    """What a seat does in this phase, for "waiting for East to …" and "your turn to …"."""
+    prompt: Callable[[Observation], str]
+    """The question put to the person on its turn, from what its seat knows."""
+    control: str = "buttons"
+    """How the browser answers: ``buttons`` (the legal actions), ``cards`` (click the hand,
+    plus any word) or ``picker`` (a long list of cards grouped by suit)."""
+    words: tuple[Word, ...] = ()
+    """The answers that are words; each face shows their labels and takes their keys."""
+    choices: Choices | None = None
+    """Answers that are neither words nor cards from the hand (numbers, suits, a partner card)."""
+    typed_number: bool = False
+    """A number may be typed (calls, bids)."""
+    typed_card: bool = False
+    """A card may be typed by rank and suit (a card not in the hand too: the partner card)."""
+    tell: Tell = lambda view, action, mine: ""
+    """What the seat did, after its name ("bids 8"); ``mine`` when the person did it."""
+    pause: bool = True
+    """Whether a bot's action here is shown for a moment before play goes on."""
+    keys_hint: str = ""
+    """The terminal's status line on the person's turn: which keys answer."""
+    click_hint: str = ""
+    """The browser's prompt on the person's turn: what to click."""
+
+    @property
+    def keys(self) -> dict[str, Any]:
+        """Letters that answer at once (``y`` → True); a face uses one only when it is legal."""
+        return {word.key: word.action for word in self.words}
+
+    def options(self, view: Observation) -> list[tuple[str, Any]]:
+        """The choice bar's (label, action) pairs in legal order; cards in the hand are not here."""
+        words = {_action_key(word.action): word for word in self.words}
+        options: list[tuple[str, Any]] = []
+        chosen = dict((_action_key(a), (label, a)) for label, a in (self.choices or _none)(view))
+        for action in view.legal:
+            word = words.get(_action_key(action))
+            if word is not None:
+                options.append((f"{word.label} ({word.key})", action))
+            elif _action_key(action) in chosen:
+                options.append(chosen[_action_key(action)])
+        return options
+
+    def answer(self, text: str) -> Any | None:
+        """The word a person typed (its key, its label or its action), or None."""
+        said = text.strip().lower()
+        said = {"yes": "y", "no": "n"}.get(said, said)
+        for word in self.words:
+            if said in (word.key, word.label.lower(), _action_key(word.action)):
+                return word.action
+        return None
+
+    def table(self) -> dict[str, Any]:
+        """This phase as JSON-ready data for the web page."""
+        labels = {_action_key(word.action): word.label for word in self.words}
+        if self.verb == "name trump":
+            labels.update(SUIT_LABELS)
+        return {
+            "verb": self.verb,
+            "prompt": self.click_hint,
+            "control": self.control,
+            "labels": labels,
+        }
+
+
+def _none(view: Observation) -> list[tuple[str, Any]]:
+    return []
+
+
+def _action_key(action: Any) -> str:
+    """An action as the web page's JSON names it (``True`` → ``"true"``)."""
+    return str(action).lower()
+
+
+SUIT_LABELS: dict[str, str] = {
+    "S": "♠ Spades",
+    "H": "♥ Hearts",
+    "D": "♦ Diamonds",
+    "C": "♣ Clubs",
+    "R": "Red",
+    "Y": "Yellow",
+    "G": "Green",
+    "B": "Black",
+}
+"""Trump choices as people read them (the Rook deck's four colours too)."""
+
+
+def _misdeal_prompt(view: Observation) -> str:
+    reason = misdeal_reason(view.rules, view.hand_mask) or "a weak hand"
+    return f"Misdeal? Your hand has {reason}:"
+
+
+def _declare_prompt(view: Observation) -> str:
+    deck = deck_of(view)
+    held = {card[-1] for card in view.hand}
+    voids = [deck.suit_names[i] for i, suit in enumerate(deck.suits) if suit not in held]
+    return f"Declare your void suits ({', '.join(voids)}) to the table?"
+
+
+def _call_prompt(view: Observation) -> str:
+    return f"Your call ({view.rules.min_call}–{view.rules.max_call}):"
+
+
+def _auction_prompt(view: Observation) -> str:
+    bids = [a for a in view.legal if a != "pass"]
+    if not bids:
+        return "Your bid (none left but pass):"
+    step = f" in steps of {view.rules.bid_step}" if view.rules.bid_step > 1 else ""
+    return f"Your bid ({bids[0]}–{bids[-1]}{step}):"
+
+
+def _numbers(view: Observation) -> list[tuple[str, Any]]:
+    return [(str(a), a) for a in view.legal if isinstance(a, int) and not isinstance(a, bool)]
+
+
+def _trump_choices(view: Observation) -> list[tuple[str, Any]]:
+    deck = deck_of(view)
+    return [(f"{suit_label(deck, str(s))} ({str(s).lower()})", s) for s in view.legal]
+
+
+def _partner_choices(view: Observation) -> list[tuple[str, Any]]:
+    return [(face(str(card)), card) for card in view.legal]
+
+
+def _tell_trump(view: Observation, action: Action, mine: bool) -> str:
+    return f"{'name' if mine else 'names'} trump: {suit_label(deck_of(view), str(action))}"
+
+
+def _tell_words(verbs: dict[Any, tuple[str, str]]) -> Tell:
+    """Tell a word answer by its (mine, theirs) verb."""
+    return lambda view, action, mine: verbs[action][0 if mine else 1]
+
+
+def _tell_card(verb: tuple[str, str], secret: bool) -> Tell:
+    """A card action told by name, or — when the card goes face down — only to its owner."""
+
+    def tell(view: Observation, action: Action, mine: bool) -> str:
+        if action == "done":
+            return "keep the rest" if mine else "is done exchanging"
+        if secret and not mine:
+            return f"{verb[1]} a card"
+        return f"{verb[0] if mine else verb[1]} {face(str(action))}"
+
+    return tell
+
+
+def _yes_no(yes: str, no: str) -> tuple[Word, Word]:
+    """The two words of a yes/no phase, answered by y and n."""
+    return Word(yes, True, "y"), Word(no, False, "n")
+
+
+PHASES: dict[str, PhaseFace] = {
+    "misdeal": PhaseFace(
+        verb="decide on a redeal",
+        prompt=_misdeal_prompt,
+        words=_yes_no("Claim a redeal", "Play on"),
+        tell=_tell_words(
+            {True: ("claim a misdeal", "claims a misdeal"), False: ("play on", "plays on")}
+        ),
+        keys_hint="Your hand qualifies for a misdeal: y claims a redeal, n plays on",
+        click_hint="Your hand qualifies for a redeal. Show it and redeal?",
+    ),
+    "declare": PhaseFace(
+        verb="declare voids",
+        prompt=_declare_prompt,
+        words=_yes_no("Declare", "Keep quiet"),
+        tell=_tell_words(
+            {
+                True: ("declare a void", "declares a void"),
+                False: ("declare nothing", "declares nothing"),
+            }
+        ),
+        pause=False,
+        keys_hint="You hold a void: y declares it to the table, n keeps it quiet",
+        click_hint="Declare your void suits to the table?",
+    ),
+    "call": PhaseFace(
+        verb="call",
+        prompt=_call_prompt,
+        choices=_numbers,
+        typed_number=True,
+        tell=lambda view, a, mine: f"{'call' if mine else 'calls'} {a}",
+        keys_hint="Your call: ← → and Enter, type the number, or click it",
+        click_hint="Your call:",
+    ),
+    "auction": PhaseFace(
+        verb="bid",
+        prompt=_auction_prompt,
+        words=(Word("Pass", "pass", "x"),),
+        choices=_numbers,
+        typed_number=True,
+        tell=lambda view, a, mine: (
+            ("pass" if mine else "passes") if a == "pass" else f"{'bid' if mine else 'bids'} {a}"
+        ),
+        keys_hint="Your bid: ← → and Enter, type the number, x passes",
+        click_hint="Your bid (a pass is final):",
+    ),
+    "trump": PhaseFace(
+        verb="name trump",
+        prompt=lambda view: "Name trump:",
+        choices=_trump_choices,
+        tell=_tell_trump,
+        keys_hint="Name trump: its letter, or ← → and Enter",
+        click_hint="Name trump:",
+    ),
+    "drop": PhaseFace(
+        verb="play or sit out",
+        prompt=lambda view: "Play this deal?",
+        words=(Word("Play", "in", "y"), Word("Sit out", "out", "n")),
+        tell=_tell_words({"in": ("play", "plays"), "out": ("sit out", "sits out")}),
+        keys_hint="Play this deal: y plays, n sits it out",
+        click_hint="Play this deal, or sit it out?",
+    ),
+    "settle": PhaseFace(
+        verb="take or give",
+        prompt=lambda view: "Everyone else sat out:",
+        words=(Word("Take −5", "take", "t"), Word("Give +5 to the others", "give", "g")),
+        tell=_tell_words(
+            {
+                "take": ("take −5", "takes −5"),
+                "give": ("give +5 to every other seat", "gives +5 to every other seat"),
+            }
+        ),
+        keys_hint="Everyone else sat out: t takes −5 yourself, g gives +5 to every other seat",
+        click_hint="Everyone else sat out: take 5 off your own score, or give 5 to every other?",
+    ),
+    "exchange": PhaseFace(
+        verb="exchange",
+        prompt=lambda view: "Throw cards to exchange, then done:",
+        control="cards",
+        words=(Word("Done", "done", "x"),),
+        typed_card=True,
+        tell=_tell_card(("throw", "throws"), secret=True),
+        pause=False,
+        keys_hint="Exchange: Enter throws the card under the cursor (type it too); x when done",
+        click_hint="Throw away cards one at a time (click them), then Done: you draw as many.",
+    ),
+    "discard": PhaseFace(
+        verb="lay cards away",
+        prompt=lambda view: f"Lay a card away ({len(view.discards or ()) + 1} of 5):",
+        control="cards",
+        typed_card=True,
+        tell=_tell_card(("lay away", "lays away"), secret=True),
+        pause=False,
+        keys_hint="The nest is yours: Enter lays the card under the cursor away (or type it)",
+        click_hint="You took the nest: discard five cards (click them one at a time).",
+    ),
+    "partner": PhaseFace(
+        verb="call a partner",
+        prompt=lambda view: "Call your partner's card:",
+        control="picker",
+        choices=_partner_choices,
+        typed_card=True,
+        tell=lambda view, a, mine: f"{'call' if mine else 'calls'} the {face(str(a))} as partner",
+        keys_hint="Call a partner card: type it (1g, 14r) or ← → and Enter; one you hold: alone",
+        click_hint="Call the partner card (a card you hold means you play alone):",
+    ),
+    "play": PhaseFace(
+        verb="play",
+        prompt=lambda view: "Your card:",
+        control="cards",
+        typed_card=True,
+        tell=_tell_card(("play", "plays"), secret=False),
+        keys_hint="Your turn: ← → and Enter, type a card (as, td), or click one",
+        click_hint="Your turn: play one of the raised cards.",
+    ),
+}
+"""Every phase of the family, as every face shows it."""
+
+
+def phase_face(phase: str) -> PhaseFace:
+    """The description of ``phase``; an unknown phase answers by its legal actions alone."""
+    return PHASES.get(phase) or PhaseFace(
+        verb=phase,
+        prompt=lambda view: f"{phase}:",
+        choices=lambda view: [(str(a), a) for a in view.legal],
+        keys_hint=f"{phase}: ← → and Enter",
+        click_hint=f"Your turn ({phase}):",
+    )
+
+
+# ------------------------------------------------------------------------ games
+@dataclass(frozen=True)
+class GameFace:
+    """What a game's seats show while it is played and how a finished deal is summed up."""
+
+    stats: tuple[str, ...]
+    """A seat's status line, by stat name (see ``STAT_LABELS``)."""
+    summary: tuple[str, ...]
+    """The columns of a finished deal's summary (see ``COLUMN_LABELS``)."""
+    scoring: str
+    """One line on how the game scores, for the rules panel and the result card."""
+
+
+STAT_LABELS = {"call": "call", "bid": "bid", "won": "won", "card_points": "pts", "score": "score"}
+"""Stats a seat's status line may show: ``call``, ``bid`` (the last bid, or pass), ``won``
+(tricks), ``card_points`` (Rook counters taken) and ``score`` (the running total)."""
+COLUMN_LABELS = {
+    "call": "call",
+    "bid": "bid",
+    "won": "won",
+    "card_points": "card pts",
+    "points": "points",
+    "total": "total",
+}
+"""Columns a finished deal's summary may show."""
+
+GAMES: dict[str, GameFace] = {
+    "callbreak": GameFace(
+        stats=("call", "won"),
+        summary=("call", "won", "points", "total"),
+        scoring="call/won, then points: call + 0.1 per extra trick, or −call.",
+    ),
+    "batak": GameFace(
+        stats=("bid", "won"),
+        summary=("bid", "won", "points", "total"),
+        scoring="bid/won: the bidder scores +bid if it won at least its bid, else −bid; "
+        "the others +1 a trick (−bid with no trick).",
+    ),
+    "rook": GameFace(
+        stats=("bid", "won", "card_points"),
+        summary=("bid", "won", "card_points", "points", "total"),
+        scoring="Card points (1 = 15, 14 and 10 = 10, 5 = 5, Rook and last trick = 20): "
+        "the bidder's side scores them if they reach the bid, else −bid each.",
+    ),
+    "snarples": GameFace(
+        stats=("bid", "won", "score"),
+        summary=("bid", "won", "points", "total"),
+        scoring="Countdown from 16, lower is better: −1 a trick (+5 with none, or a failed "
+        "bid); 0 or below wins, 33 or more is out of the game.",
+    ),
+    "donut": GameFace(
+        stats=("won", "score"),
+        summary=("won", "points", "total"),
+        scoring="Countdown from 15, lower is better: −1 a trick, +3 for a donut (no trick); "
+        "0 or below wins.",
+    ),
+    "horsethief": GameFace(
+        stats=("won", "score"),
+        summary=("won", "points", "total"),
+        scoring="Race to 15: +1 a trick, −5 for staying in and winning none.",
+    ),
+}
+"""Every scoring family of the family, as every face shows it."""
+
+
+def game_face(game: str) -> GameFace:
+    """The description of ``game`` (a game with no row shows as Call Break does)."""
+    return GAMES.get(game, GAMES["callbreak"])
+
+
+def face_tables() -> dict[str, Any]:
+    """Everything the web page needs to draw any game, as JSON-ready data."""
+    return {
+        "phases": {name: phase.table() for name, phase in PHASES.items()},
+        "games": {
+            name: {"stats": list(g.stats), "summary": list(g.summary), "scoring": g.scoring}
+            for name, g in GAMES.items()
+        },
+        "suits": SUIT_LABELS,
+        "stat_labels": STAT_LABELS,
+        "column_labels": COLUMN_LABELS,
+    }
+
+
+# ------------------------------------------------------------------- the seats
+def last_bid(view: Observation, seat: int) -> int | str | None:
+    """What ``seat`` said last in the auction (a bid or "pass"), None before it spoke."""
+    bids = [bid for who, bid in view.bids if who == seat]
+    return bids[-1] if bids else None
+
+
+def said(view: Observation, seat: int) -> str:
+    """What ``seat`` has said this deal before the play, for the middle of the table."""
+    if view.phase in ("call", "misdeal", "declare") or view.game == "callbreak":
+        call = view.calls[seat]
+        return "–" if call is None else str(call)
+    if view.phase == "exchange":
+        counts = dict(view.exchanges)
+        return f"threw {counts[seat]}" if seat in counts else "–"
+    if view.phase == "drop" or view.dropped:
+        # Who said "in" is not kept, only who is out; after the drop phase the rest are in.
+        if seat in view.dropped:
+            return "out"
+        return "" if view.phase == "drop" else "in"
+    bid = last_bid(view, seat)
+    return "–" if bid is None else str(bid)
+
+
+def stat_text(view: Observation, seat: int, key: str) -> str | None:
+    """One stat of a seat's status line as text, or None where it has nothing to say yet.
+
+    ``score`` is None here: the terminal shows every seat's running total on a
+    line of its own, in every game.
+    """
+    if key == "call":
+        call = view.calls[seat]
+        return f"call {'–' if call is None else call}"
+    if key == "bid":
+        if view.phase == "auction":
+            return f"bid {said(view, seat)}"
+        if seat == view.declarer and view.contract is not None:
+            return f"bid {view.contract}"
+        return None
+    if key == "won":
+        return "sits out" if seat in view.dropped else f"won {view.tricks_won[seat]}"
+    if key == "card_points":
+        if view.card_points is None or view.phase != "play":
+            return None
+        return f"{view.card_points[seat]} {STAT_LABELS[key]}"
+    return None
+
+
+def seat_facts(view: Observation, seat: int) -> list[str]:
+    """A seat's facts for its status line: its game's stats, then its role this deal."""
+    if view.dealt_in and seat not in view.dealt_in:
+        return ["out of the game"]
+    stats = game_face(view.game).stats
+    facts = [text for key in stats if (text := stat_text(view, seat, key)) is not None]
+    if seat in view.dropped and "won" not in stats:
+        facts.append("sits out")
+    if view.partner is not None and seat == view.partner and view.partner != view.declarer:
+        facts.append("partner")
+    return facts
+
+
+def deal_facts(view: Observation, names: Sequence[str]) -> str:
+    """The deal's public facts beyond the trick: trump chosen, face-up card, contract, partner."""
+    parts: list[str] = []
+    deck = deck_of(view)
+    if view.rules.trump_suit < 0:
+        if view.trump is not None:
+            parts.append(f"trump {suit_label(deck, view.trump)}")
+        elif view.phase == "play":
+            parts.append("no trump")
+    if view.upcard is not None:
+        parts.append(f"face up {face(view.upcard)}")
+    if view.reversed_ranks:
+        parts.append("ranks reversed: 2 high, A low")
+    if view.declarer is not None and view.contract is not None and view.game != "callbreak":
+        parts.append(f"bid {view.contract} by {names[view.declarer]}")
+    if view.partner_card is not None:
+        who = "" if view.partner is None else f" ({names[view.partner]})"
+        parts.append(f"partner {face(view.partner_card)}{who}")
+    if view.phase == "exchange" or (view.stock_size and view.game == "horsethief"):
+        parts.append(f"stock {view.stock_size}")
+    return " · ".join(parts)
+
+
+# ------------------------------------------------------------- finished deals
+@dataclass(frozen=True)
+class DealResult:
+    """The public outcome of one finished (or thrown-in) deal: what everyone at the table saw."""
+
+    number: int
+    tie_break: bool
+    void_reason: str | None
+    """Why the deal was thrown in (seat numbers replaced by names), None for a played deal."""
+    calls: tuple[int | None, ...]
+    tricks: tuple[int, ...]
+    points: tuple[Points, ...] | None
+    totals: tuple[Points, ...]
+    counting: tuple[int, ...]
+    """Seats whose points count (all but the untied seats in a tie-break deal)."""
+    game: str = "callbreak"
+    contract: int | None = None
+    declarer: int | None = None
+    partner: int | None = None
+    """The declarer's partner (Call Partner), public once the deal is over."""
+    card_points: tuple[int, ...] | None = None
+    """Call Partner: the card points each seat took."""
+    dealt_in: tuple[int, ...] = ()
+    dropped: tuple[int, ...] = ()
+    trump: str | None = None
+    unplayed: str | None = None
+    """Why the deal ended before its play (seat numbers replaced by names), if it did."""
+    lowest_wins: bool = False
+    last_bids: tuple[int | str | None, ...] = ()
+    """Each seat's last word in the auction (a bid or "pass"), None where it said nothing."""
+
+
+def deal_result(entry: Any, rules: Rules, describe: Callable[[str], str] = str) -> DealResult:
+    """The public outcome of a match entry's deal; ``describe`` words a void or unplayed reason.
+
+    Only what was public at the table is taken: hands never are, and the
+    partner only once the deal is over.
+    """
+    deal = entry.deal
+    over = deal.phase == "over"
+    bids: list[int | str | None] = [None] * deal.players
+    for seat, bid in deal.bids:
+        bids[seat] = bid
+    return DealResult(
+        number=entry.number,
+        tie_break=entry.tie_break,
+        void_reason=None if deal.void_reason is None else describe(deal.void_reason),
+        calls=tuple(deal.calls),
+        tricks=tuple(deal.tricks),
+        points=tuple(deal.points) if over and deal.points is not None else None,
+        totals=tuple(entry.totals),
+        counting=tuple(entry.counting_seats),
+        game=rules.game,
+        contract=deal.contract,
+        declarer=deal.declarer,
+        partner=deal.partner if over and deal.partner_card is not None else None,
+        card_points=tuple(points_taken(deal)) if deal.deck.name == "rook" else None,
+        dealt_in=tuple(deal.dealt_in),
+        dropped=tuple(sorted(deal.dropped)),
+        trump=deal.trump,
+        unplayed=None if deal.unplayed is None else describe(deal.unplayed),
+        lowest_wins=rules.shape.lowest_wins,
+        last_bids=tuple(bids),
+    )
+
+
+def summary_cell(result: DealResult, seat: int, key: str) -> str:
+    """One cell of a finished deal's summary (a ``COLUMN_LABELS`` key) for one seat.
+
+    A seat out of the game or sitting the deal out says so in the ``won``
+    column; the points of a seat that does not count (a tie-break deal) are
+    bracketed.
+    """
+    if key == "call":
+        call = result.calls[seat]
+        return "–" if call is None else str(call)
+    if key == "bid":
+        mark = "partner" if seat == result.partner and seat != result.declarer else ""
+        if seat == result.declarer and result.contract is not None:
+            return str(result.contract)
+        said = result.last_bids[seat] if result.last_bids else None
+        return mark or ("" if said is None else str(said))
+    if key == "won":
+        if result.dealt_in and seat not in result.dealt_in:
+            return "out"
+        return "sat out" if seat in result.dropped else str(result.tricks[seat])
+    if key == "card_points":
+        return "" if result.card_points is None else str(result.card_points[seat])
+    if key == "points":
+        if result.points is None:
+            return "-"
+        shown = str(result.points[seat])
+        return shown if seat in result.counting else f"({shown})"
+    if key == "total":
+        return str(result.totals[seat])
+    raise KeyError(f"no summary column {key!r}; columns are {', '.join(COLUMN_LABELS)}")

@@ -1,0 +1,219 @@
+"""The solver's review of the deal that just ended, over its result screen (key ``r``).
+
+``review_screen`` builds the screen for one deal of the person's match: it
+says "Reviewing…" at once, the analysis (``callbreak.review``, the same as
+``callbreak analyze``) runs in a worker thread of the app, and the screen
+fills in when it is done — the table never waits for it.  Each of the
+person's cards is listed with the solver's verdict, every card that lost
+value in colour with the better card and its cost, after the call against the
+largest call makeable from the start and the expert's opinion.  A game the
+solver does not model gets a screen that says so.  Escape closes it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import time
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual.widgets import Static
+
+from callbreak.cards import SUIT_SYMBOLS, SUITS
+from callbreak.points import Points
+from callbreak.review import ReviewRefused, check_reviewable, finished_deal, reviewer
+from callbreak.tui.screens import InfoScreen, fit_width
+
+if TYPE_CHECKING:
+    from callbreak.analysis import DealReview, Decision
+    from callbreak.engine import Deal
+    from callbreak.tui.session import Session
+
+_CARD = re.compile(r"\b([2-9TJQKA])([SHDC])\b")
+_SYMBOL = dict(zip(SUITS, SUIT_SYMBOLS, strict=True))
+
+STYLES = {"blunder": "bold red", "mistake": "bold red", "hidden": "yellow"}
+"""How a decision that lost value is marked: a blunder red, bad luck (the hidden cards) yellow."""
+
+LEGEND = (
+    "Every hand known, each card valued as the points you still secure after it against "
+    "best defence. Red: a card that lost value where the expert, seeing only your cards, "
+    "kept it; yellow: the expert would have lost it too (the hidden cards decided)."
+)
+
+
+def faces(text: str) -> str:
+    """``KH`` → ``K♥`` in a line of the review, as the table shows cards."""
+    return _CARD.sub(lambda m: m.group(1) + _SYMBOL[m.group(2)], text)
+
+
+def decision_line(decision: Decision, call: int) -> Text:
+    """One of the person's cards: the verdict, and for a mistake the better card and the cost."""
+    line = Text(f"{decision.trick:>2}  ", style="dim")
+    if decision.mistake:
+        line.append("✗ ", style=STYLES.get(decision.verdict, "bold red"))
+        line.append(faces(decision.text(call)), style=STYLES.get(decision.verdict, "bold red"))
+        line.append(f" · cost {decision.lost}", style="bold")
+        return line
+    if decision.values is not None:
+        value = decision.played_value
+        line.append("✓ ", style="green")
+        line.append(faces(f"{decision.played}: a best card ({_signed(value)})"))
+        return line
+    line.append("  ")
+    text = decision.text(call)
+    line.append(faces(text.split(": ", 1)[1] if ": " in text else text), style="dim")
+    return line
+
+
+def _signed(points: Points | None) -> str:
+    """``+4.0``, ``-4.0`` (``analysis.signed``, imported only once a review is shown)."""
+    if points is None:
+        return "?"
+    from callbreak.analysis import signed
+
+    return signed(points)
+
+
+def review_body(review: DealReview, name: str = "You") -> list[RenderableType]:
+    """The review of one deal as the screen shows it."""
+    call = review.call.call
+    head = Text(
+        f"Deal {review.number}: {name} called {call}, won {review.won}, "
+        f"scored {_signed(review.call.scored)}",
+        style="bold",
+    )
+    lines = Table.grid(padding=(0, 0))
+    lines.add_column()
+    for decision in review.decisions:
+        lines.add_row(decision_line(decision, call))
+    mistakes = len(review.mistakes)
+    if mistakes:
+        summary = (
+            f"{mistakes} of {len(review.decisions)} cards lost value "
+            f"({_signed(-review.lost)} in all)"
+        )
+    else:
+        summary = f"No card of the {len(review.decisions)} lost value: a perfect line."
+    if review.unknown:
+        summary += f"; {review.unknown} not valued (the search was stopped)"
+    return [
+        head,
+        Text(summary, style="bold red" if mistakes else "bold green"),
+        Text(faces("Call " + review.call.text().removeprefix("call "))),
+        Text(""),
+        Text("Trick  your card", style="bold underline"),
+        lines,
+        Text(""),
+        Text(LEGEND, style="dim"),
+    ]
+
+
+class ReviewScreen(InfoScreen):
+    """The review of one deal: "Reviewing…" until the worker's answer arrives."""
+
+    def __init__(
+        self,
+        title: str,
+        body: list[RenderableType],
+        *,
+        deal: Deal | None = None,
+        seat: int = 0,
+        number: int = 0,
+        name: str = "You",
+    ) -> None:
+        super().__init__(title, body, close_keys=("r",))
+        self.deal = deal
+        self.seat = seat
+        self.number = number
+        self.person = name
+        self.started = time.monotonic()
+        self.review: DealReview | None = None
+        self.failed: str | None = None
+
+    @property
+    def pending(self) -> bool:
+        return self.deal is not None and self.review is None and self.failed is None
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        if self.deal is None:
+            return
+        found = reviewer().kept(self.deal, self.seat)
+        if found is not None:
+            self.show_review(found)
+            return
+        self.set_interval(1.0, self._tick)
+        self.app.run_worker(
+            partial(self._work, self.deal),
+            thread=True,
+            group="review",
+            exit_on_error=False,
+        )
+
+    def _work(self, deal: Deal) -> None:
+        """In a worker thread: the analysis; its answer goes to the screen on the main thread."""
+        try:
+            review = reviewer().review(deal, self.seat, self.number)
+        except Exception as error:  # the table goes on whatever the analysis does
+            self._deliver(partial(self.show_failure, str(error) or type(error).__name__))
+            return
+        self._deliver(partial(self.show_review, review))
+
+    def _deliver(self, show: Callable[[], None]) -> None:
+        with contextlib.suppress(RuntimeError):  # the app closed meanwhile: the answer is kept
+            self.app.call_from_thread(show)
+
+    def _tick(self) -> None:
+        if self.pending:
+            self._show(waiting_body(time.monotonic() - self.started))
+
+    def show_review(self, review: DealReview) -> None:
+        self.review = review
+        self._show(review_body(review, self.person))
+
+    def show_failure(self, error: str) -> None:
+        self.failed = error
+        self._show([Text(f"No review this time: {error}", style="bold red")])
+
+    def _show(self, body: list[RenderableType]) -> None:
+        if not self.is_attached:
+            return  # closed before the answer came: it is kept for the next time
+        self.body = body
+        self.query_one("#body Static", Static).update(Group(*body))
+        fit_width(self, body, len("Esc: close · ↑↓ scroll") + 4)
+
+
+def waiting_body(elapsed: float = 0.0) -> list[RenderableType]:
+    warm = reviewer().warm
+    note = (
+        "seconds a deal"
+        if warm
+        else "the first review compiles the solver: about half a minute, then seconds a deal"
+    )
+    seconds = f" {int(elapsed)} s" if elapsed >= 1 else ""
+    return [
+        Text(f"Reviewing…{seconds}", style="bold"),
+        Text(f"The exact solver goes over every card you played ({note})."),
+        Text("Esc closes this; the review goes on and is here when you come back.", style="dim"),
+    ]
+
+
+def review_screen(session: Session, number: int) -> ReviewScreen:
+    """The review of deal ``number`` of ``session``'s match for the person's seat, started;
+    or a screen saying why there is none (a game the solver does not play)."""
+    title = f"Review of deal {number}"
+    try:
+        check_reviewable(session.rules)
+        deal = finished_deal(session.match, number)
+    except ReviewRefused as refused:
+        reason = refused.reason[0].upper() + refused.reason[1:]
+        return ReviewScreen(title, [Text(f"{reason}.", style="bold")])
+    return ReviewScreen(
+        title, waiting_body(), deal=deal, seat=session.human, number=number, name=session.name
+    )
