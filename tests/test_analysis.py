@@ -257,6 +257,28 @@ def test_the_call_review(solver: Solver) -> None:
     assert call.call == entry.calls[0]
 
 
+def test_a_kept_table_answers_as_a_fresh_one(solver: Solver) -> None:
+    """``Solver(keep_table=True)`` (what the analysis uses) keeps its table from question
+    to question, per seat and rules: the answers are those of a table cleared every time."""
+    match, _ = line(solver, "callbridge", blunder=False)
+    kept = Solver(compiled=numba_available(), node_limit=LIMIT, keep_table=True)
+    fresh = Analyst(solver=solver, expert=None).match(match, 0)
+    assert [r.json() for r in Analyst(solver=kept, expert=None).match(match, 0)] == [
+        r.json() for r in fresh
+    ]
+    # Every seat in turn at each trick start, the table never cleared by hand.
+    deal = match.entries[0].deal
+    walk = Deal(deal.rules, hands=[deal.names_of(h) for h in deal.dealt], dealer=deal.dealer)
+    trump = play_rules(deal.rules).trump
+    for phase, _, action in deal.log:
+        if phase == "play" and not walk.trick and walk.trick_number >= 5:
+            world = world_of(walk, trump)
+            for seat in range(4):
+                assert kept.solve(world, seat) == solver.solve(world, seat)
+                assert kept.can_reach(world, seat, 3, 4) == solver.can_reach(world, seat, 3, 4)
+        walk.act(action)
+
+
 def test_a_stopped_search_says_unknown(solver: Solver) -> None:
     match, _ = line(solver, "callbreak", blunder=False)
     analyst = Analyst(solver=Solver(compiled=numba_available(), node_limit=200), expert=None)

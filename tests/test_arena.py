@@ -325,7 +325,8 @@ def test_arena_report_writes_page_plots_and_records(tmp_path: Path) -> None:
     result = runner.invoke(
         app,
         ["arena", "--seat", "heuristic", "--seat", "random", "--seat", "random", "--seat",
-         "random", "--rules", "callbridge", "--deals", "3", "--workers", "1", "--report", str(out)],
+         "random", "--rules", "callbridge", "--deals", "3", "--workers", "1", "--report", str(out),
+         "--report-deals", "0"],  # the value lost: tests/test_arena_value_lost.py
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     page = (out / "index.html").read_text(encoding="utf-8")

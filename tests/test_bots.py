@@ -30,20 +30,26 @@ FAST_SPECS = {
     "expert": "expert:deterministic=1,worlds=3,call_worlds=4,solve_from=4",
     # The rl bot plays the policy examples/train_callbreak.py saved for the README.
     "rl": f"rl:path={Path(__file__).parent.parent / 'examples' / 'callbreak-rl.npz'}",
+    "expert-plain": "expert-plain:worlds=3,call_worlds=4",
 }
 
 
 def test_every_registered_bot_is_tested() -> None:
-    assert set(available_bots()) == {"random", "heuristic", "expert", "rl"}
+    assert set(available_bots()) == {
+        *("random", "heuristic", "expert", "rl"),
+        # the arena pool's opponents (tests/test_styles.py)
+        *("cautious", "aggressive", "ducker", "trumper", "expert-plain", "selfplay"),
+    }
 
 
 @pytest.mark.parametrize("name", sorted(available_bots()))
 @pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: f"{r.name}-{len(r.changed())}")
 def test_bot_plays_whole_matches_legally(name: str, rules: Rules) -> None:
     spec = FAST_SPECS.get(name, name)
-    if name == "expert":
+    expert = name.startswith("expert")
+    if expert:
         rules = rules.replace(match_end="deals", match_deals=1)
-    for seed in range(3 if name != "expert" else 1):
+    for seed in range(3 if not expert else 1):
         bots = [make_bot(spec, seed=seed * 4 + s) for s in range(4)]
         match = Match(rules, seed=seed)
         while not match.over:

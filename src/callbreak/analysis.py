@@ -421,7 +421,9 @@ class Analyst:
             from callbreak.bots.search.solver import numba_available
 
             threads = self.threads if numba_available() else 1
-            self.solver = Solver(node_limit=self.node_limit, threads=threads)
+            # One table for all the questions of a deal: the later positions were mostly
+            # proved while the earlier ones were searched (half the nodes, the same answers).
+            self.solver = Solver(node_limit=self.node_limit, threads=threads, keep_table=True)
 
     @staticmethod
     def decisions(deal: Deal) -> int:
@@ -459,6 +461,7 @@ class Analyst:
         self.warm_up()
         solver = self.solver
         assert solver is not None
+        solver.clear()  # a kept table (``Solver.keep_table``) starts each deal empty
         call = deal.calls[seat]
         assert call is not None
         scoring = Scoring.of(rules, call)

@@ -19,6 +19,8 @@ from callbreak.arena.summary import ArenaSummary, BotStats
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from callbreak.arena.value_lost import ValueLost
+
 PLOTS = {
     "points.png": "Points per deal, every game of each bot",
     "calibration.png": "Calibration: mean tricks taken for each call",
@@ -139,8 +141,9 @@ img { max-width: 100%; display: block; margin: 1em 0; }
 """
 
 
-def render_html(summary: ArenaSummary) -> str:
-    """The report page; the plots are referenced by file name, relative to the page."""
+def render_html(summary: ArenaSummary, value_lost: ValueLost | None = None) -> str:
+    """The report page; the plots are referenced by file name, relative to the page.
+    ``value_lost`` (``arena.value_lost``) adds its section after the calibration tables."""
     run = summary.run
     config = run.config
     options = ", ".join(f"{k}={v}" for k, v in config.rules.changed().items()) or "preset values"
@@ -181,6 +184,7 @@ of {config.rules.match_deals} consecutive deal sets per rotation, ties shared; 2
 Ratings: openskill Plackett–Luce, each game a four-player free-for-all ranked by points.</p>
 <h2>Calibration by call</h2>
 {_calibration_tables(summary.bots)}
+{"" if value_lost is None else value_lost.html()}
 <h2>Plots</h2>
 {plots}
 {illegal}
@@ -191,8 +195,13 @@ Ratings: openskill Plackett–Luce, each game a four-player free-for-all ranked 
 """
 
 
-def write_report(summary: ArenaSummary, directory: Path) -> Path:
+def write_report(
+    summary: ArenaSummary, directory: Path, value_lost: ValueLost | None = None
+) -> Path:
     """Write ``index.html``, the plots and ``records.jsonl`` into ``directory``; the page's path.
+
+    ``value_lost`` (``arena.value_lost.analyse_run``) adds each bot's value lost per
+    decision: a table and its plot, or the note saying why it is not there.
 
     The records are the ones the run kept (``ArenaConfig.keep_records``); a
     run without them gets an empty ``records.jsonl`` rather than a stale one.
@@ -203,6 +212,10 @@ def write_report(summary: ArenaSummary, directory: Path) -> Path:
     plot_points(summary, directory / "points.png")
     plot_calibration(summary, directory / "calibration.png")
     plot_ratings(summary, directory / "ratings.png")
+    if value_lost is not None and value_lost.available:
+        from callbreak.arena.value_lost import PLOT
+
+        value_lost.plot(directory / PLOT)
     records = [
         game.record
         for result in summary.run.sets
@@ -214,5 +227,5 @@ def write_report(summary: ArenaSummary, directory: Path) -> Path:
     else:
         (directory / "records.jsonl").write_text("", encoding="utf-8")
     page = directory / "index.html"
-    page.write_text(render_html(summary), encoding="utf-8")
+    page.write_text(render_html(summary, value_lost), encoding="utf-8")
     return page

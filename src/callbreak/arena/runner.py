@@ -62,19 +62,23 @@ def chunk_tasks(config: ArenaConfig, workers: int) -> list[ChunkTask]:
     ]
 
 
-def _inline(tasks: Sequence[ChunkTask]) -> Iterator[ChunkResult]:
-    for task in tasks:
-        yield play_chunk(task)
+Finished = Iterator[tuple[int, ChunkResult]]
+"""Chunks as they finish, each with its task's index in the list handed out."""
 
 
-def _processes(tasks: Sequence[ChunkTask], workers: int) -> Iterator[ChunkResult]:
+def _inline(tasks: Sequence[ChunkTask]) -> Finished:
+    for index, task in enumerate(tasks):
+        yield index, play_chunk(task)
+
+
+def _processes(tasks: Sequence[ChunkTask], workers: int) -> Finished:
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(play_chunk, task) for task in tasks]
+        futures = {pool.submit(play_chunk, task): index for index, task in enumerate(tasks)}
         for future in as_completed(futures):
-            yield future.result()
+            yield futures[future], future.result()
 
 
-def _ray(tasks: Sequence[ChunkTask], address: str, workers: int) -> Iterator[ChunkResult]:
+def _ray(tasks: Sequence[ChunkTask], address: str, workers: int) -> Finished:
     """The same chunks as Ray tasks on a cluster (``address``) or a local Ray (``local``).
 
     Ray has no in-process "local mode" any more, so ``local`` starts a private
@@ -92,12 +96,13 @@ def _ray(tasks: Sequence[ChunkTask], address: str, workers: int) -> Iterator[Chu
             ray.init(address=address, log_to_driver=False)
     try:
         remote = ray.remote(play_chunk)
-        pending = [remote.remote(task) for task in tasks]
+        refs = {remote.remote(task): index for index, task in enumerate(tasks)}
+        pending = list(refs)
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             for ref in done:
                 result: ChunkResult = ray.get(ref)
-                yield result
+                yield refs[ref], result
     finally:
         if started:
             ray.shutdown()
@@ -116,10 +121,32 @@ def run_arena(
     bot registered only in this process works); more use a process pool, or
     Ray tasks when ``ray_address`` is given.
     """
+    return run_arenas([config], workers, ray_address=ray_address, progress=progress)[0]
+
+
+def run_arenas(
+    configs: Sequence[ArenaConfig],
+    workers: int | None = None,
+    *,
+    ray_address: str | None = None,
+    progress: Progress | None = None,
+) -> list[ArenaRun]:
+    """``run_arena`` for several configurations at once, on one pool of workers.
+
+    The chunks of every configuration go to the same process pool (or Ray),
+    so a run of many short lineups (``arena.pool``: one per mix) keeps every
+    worker busy and starts the workers once.  Each run's ``wall_s`` is the
+    wall time of the whole batch.
+    """
     workers = default_workers() if workers is None else workers
     if workers < 1:
         raise ArenaError(f"workers must be at least 1, not {workers}")
-    tasks = chunk_tasks(config, workers)
+    owners: list[int] = []
+    tasks: list[ChunkTask] = []
+    for number, config in enumerate(configs):
+        chunks = chunk_tasks(config, workers)
+        tasks.extend(chunks)
+        owners.extend([number] * len(chunks))
     started = time.perf_counter()
     if ray_address is not None:
         backend, results = "ray", _ray(tasks, ray_address, workers)
@@ -127,11 +154,22 @@ def run_arena(
         backend, results = "inline", _inline(tasks)
     else:
         backend, results = "processes", _processes(tasks, workers)
-    chunks: list[ChunkResult] = []
-    for chunk in results:
-        chunks.append(chunk)
+    finished: list[list[ChunkResult]] = [[] for _ in configs]
+    for index, chunk in results:
+        finished[owners[index]].append(chunk)
         if progress is not None:
             progress(len(chunk.sets))
+    wall_s = time.perf_counter() - started
+    return [
+        _gather(config, chunks, workers, backend, wall_s)
+        for config, chunks in zip(configs, finished, strict=True)
+    ]
+
+
+def _gather(
+    config: ArenaConfig, chunks: list[ChunkResult], workers: int, backend: str, wall_s: float
+) -> ArenaRun:
+    """One configuration's chunks merged in deal order."""
     chunks.sort(key=lambda c: c.start)
     players = config.players
     times: list[list[float]] = [[] for _ in range(players)]
@@ -146,14 +184,4 @@ def run_arena(
             illegal[entry] += chunk.illegal[entry]
             timeouts[entry] += chunk.timeouts[entry] if chunk.timeouts else 0
         examples.extend(chunk.illegal_examples)
-    return ArenaRun(
-        config,
-        sets,
-        times,
-        illegal,
-        examples,
-        workers,
-        backend,
-        time.perf_counter() - started,
-        timeouts,
-    )
+    return ArenaRun(config, sets, times, illegal, examples, workers, backend, wall_s, timeouts)

@@ -4,6 +4,7 @@ from callbreak.bots.base import Bot, available_bots, make_bot, register_bot, war
 from callbreak.bots.expert import ExpertBot
 from callbreak.bots.heuristic import HeuristicBot
 from callbreak.bots.random_bot import RandomBot
+from callbreak.bots.styles import AggressiveBot, CautiousBot, DuckerBot, TrumperBot
 
 
 @register_bot("rl", "a policy trained by examples/train_callbreak.py: rl:path=FILE (needs numpy)")
@@ -15,10 +16,14 @@ def _rl_bot(path: str = "", seed: int | None = None, sample: int = 0) -> Bot:
 
 
 __all__ = [
+    "AggressiveBot",
     "Bot",
+    "CautiousBot",
+    "DuckerBot",
     "ExpertBot",
     "HeuristicBot",
     "RandomBot",
+    "TrumperBot",
     "available_bots",
     "make_bot",
     "register_bot",

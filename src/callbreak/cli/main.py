@@ -16,8 +16,10 @@ from rich.text import Text
 from callbreak.bots import available_bots, make_bot
 from callbreak.bots.levels import LEVELS, level_spec
 from callbreak.cli.analyze import analyze
-from callbreak.cli.common import rules_from_flags, seat_name
+from callbreak.cli.common import rules_from_flags
+from callbreak.cli.pool import MIXES_HELP, POOL_HELP, arena_pool
 from callbreak.engine import Match
+from callbreak.faces import seat_name
 from callbreak.rules import OPTION_BY_NAME, Rules, option_text
 
 if TYPE_CHECKING:
@@ -261,6 +263,12 @@ def arena(
             "seats, or four times; default heuristic against three random)."
         ),
     ] = None,
+    pool: Annotated[list[str] | None, typer.Option(help=POOL_HELP)] = None,
+    candidate: Annotated[
+        str | None,
+        typer.Option(help="With --pool: the bot spec measured against the pool (required)."),
+    ] = None,
+    mixes: Annotated[str, typer.Option(help=MIXES_HELP)] = "auto",
     rules: RulesFlag = "callbreak",
     option: OptionFlag = None,
     deals: Annotated[
@@ -289,8 +297,21 @@ def arena(
         Path | None,
         typer.Option(help="Write DIR/index.html with plots, and DIR/records.jsonl of every game."),
     ] = None,
+    report_deals: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="With --report: how many games (deals as played, whole deal sets first) the "
+            "exact solver reviews, every seat, for each bot's value lost per decision by trick "
+            "(Call Break and Call Bridge only; seconds per game; 0: none).",
+        ),
+    ] = 8,
 ) -> None:
-    """Measure bots on duplicate deals: each deal is played with the seats rotated, luck cancels."""
+    """Measure bots on duplicate deals: each deal is played with the seats rotated, luck cancels.
+
+    With --pool and --candidate: the candidate against every mix of the pool in the other
+    seats, the edge per mix, over each member and over the whole pool, and the worst mix.
+    """
     import json
 
     from rich.progress import MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -299,6 +320,15 @@ def arena(
     from callbreak.arena.remote import RemoteSeatDown
 
     game_rules = rules_from_flags(rules, option)
+    if pool or candidate is not None:
+        if not pool:
+            raise typer.BadParameter("--candidate goes with --pool", param_hint="--candidate")
+        if seat or report is not None:
+            raise typer.BadParameter(
+                "--pool seats its own lineups: leave out --seat and --report", param_hint="--pool"
+            )
+        arena_pool(game_rules, pool, candidate, mixes, deals, seed, workers, ray, json_out)
+        return
     try:
         specs = lineup(seat or ["heuristic", "random", "random", "random"], game_rules.players)
     except ArenaError as error:
@@ -321,18 +351,26 @@ def arena(
         except ArenaError as error:
             raise typer.BadParameter(str(error), param_hint="--ray") from None
     summary = summarize(run)
-    page = None
+    page = value_lost = None
     if report is not None:
         from callbreak.arena.report import write_report
+        from callbreak.arena.value_lost import analyse_run, work
 
-        page = write_report(summary, report)
+        with Progress(*columns, console=console, transient=True) as bar:
+            task = bar.add_task("Value lost: the solver reviews", total=work(run, report_deals))
+            value_lost = analyse_run(run, report_deals, progress=lambda n: bar.advance(task, n))
+        page = write_report(summary, report, value_lost)
     if json_out:
         document = summary.json()
         if page is not None:
             document["report"] = str(page)
+        if value_lost is not None:
+            document["value_lost"] = value_lost.json()
         typer.echo(json.dumps(document, indent=2))
         return
     _print_arena(console, summary)
+    if value_lost is not None:
+        console.print(value_lost.text(), highlight=False)
     if page is not None:
         console.print(f"Report written to {page}")
 

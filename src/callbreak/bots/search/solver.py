@@ -66,8 +66,9 @@ How it searches (the hot core is ``_core.search``):
 
 The core follows ``engine/kernel.py``: ``_build(jit)`` wraps the same source
 (``_core`` and the engine's own ``tricks.legal_mask``/``tricks.beats``) with
-``numba.njit`` when numba is installed (compiled once per process, about 13 s:
-numba cannot cache a recursive function), or runs it as plain Python with
+``numba.njit`` when numba is installed (compiled once per process, about 20 s;
+every function but the recursive ``search`` is then kept on disk, see
+``jitcache``, so a later process compiles only that one), or runs it as plain Python with
 lists for arrays when it is not, so numba and numpy stay optional and the
 two modes search the same tree node for node.  Only ``popcount`` and
 ``top_card`` differ: compiled, they are the machine's own instructions
@@ -80,6 +81,7 @@ billions of nodes; a caller with a time budget sets ``node_limit`` and handles
 
 from __future__ import annotations
 
+import sys
 import threading
 import types
 from collections.abc import Callable
@@ -207,7 +209,14 @@ def core(compiled: bool) -> Core:
             # call of a compiled function that is handed an array otherwise counts the
             # array's owner up and down with atomic instructions (a third of the time).
             options: dict[str, Any] = {"cache": False, "_nrt": False, "nogil": True}
-            found = _build(numba.njit(**options))
+            # Kept on disk (``jitcache``), stamped with every source the build reads; the
+            # recursive search is compiled afresh each time (about 14 s of the 23).
+            from callbreak import cards
+            from callbreak.bots.search import jitcache
+
+            sources = (_core, tricks, cards, sys.modules[__name__], jitcache)
+            jit = jitcache.cached_jit(numba.njit(**options), sources, repr(options), ("search",))
+            found = _build(jit)
         else:
             found = _build(_identity)
         _CORES[compiled] = found
@@ -254,6 +263,14 @@ class Solver:
     answers are the same; which thread finds one first, and so the node
     counts and how ``node_limit`` (per thread) falls, vary from run to run, so
     a bot that must play the same given a seed keeps one thread.
+
+    ``keep_table=True`` keeps the table from one public call to the next for as
+    long as the seat and the rules stay the same (``clear()`` still empties it):
+    an entry is a bound on the tricks that seat can force from a position,
+    whatever question found it, so a caller that asks about the successive
+    positions of one deal (the analysis, ``callbreak analyze``) reuses what the
+    earlier, bigger searches proved.  The answers are the same; over the
+    bench's matches the analysis searches about half the nodes.
     """
 
     def __init__(
@@ -264,6 +281,7 @@ class Solver:
         node_limit: int | None = None,
         exact: bool = False,
         threads: int = 1,
+        keep_table: bool = False,
     ) -> None:
         if compiled is None:
             compiled = numba_available()
@@ -277,6 +295,9 @@ class Solver:
         self._helpers: list[tuple[Any, Any]] = []
         self._helper_nodes = 0
         self.node_limit = node_limit
+        self.keep_table = keep_table
+        self._kept: tuple[int, Any] | None = None
+        """The seat and rules the kept table's entries are for (``keep_table``)."""
         self._core = core(compiled)
         if table_bits is None:
             table_bits = 20 if compiled else 16
@@ -405,7 +426,9 @@ class Solver:
     def _begin(self, world: World, seat: int) -> None:
         if not 0 <= seat < PLAYERS:
             raise ValueError(f"seat must be from 0 to {PLAYERS - 1}, not {seat}")
-        self.clear()
+        if not self.keep_table or self._kept != (seat, world.rules):
+            self.clear()
+            self._kept = (seat, world.rules)
         limit = NO_LIMIT if self.node_limit is None else self.nodes + self.node_limit
         self._tables[LIMIT] = limit
 

@@ -1,0 +1,160 @@
+"""``callbreak arena --pool``: a candidate against every mix of a pool, as rich tables or JSON."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import typer
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from callbreak.arena.pool import POOLS, PoolConfig, PoolResult, expand_pool, mix_mode
+from callbreak.arena.stats import Interval
+from callbreak.rules import Rules, option_text
+
+POOL_HELP = (
+    "Measure --candidate against a pool instead of one lineup: a pool name ("
+    + ", ".join(f"{name}: {' '.join(specs)}" for name, specs in POOLS.items())
+    + ") or bot specs (repeat the option, or separate them with spaces). "
+    "The candidate takes one seat and every mix of the pool the others (see --mixes); "
+    "--deals counts deal sets per mix, all mixes on the same deals."
+)
+MIXES_HELP = (
+    "Mixes of the other seats with --pool: 'repeat' (combinations with repetition: 4 bots "
+    "give 20 mixes, 5 give 35, 7 give 84), 'distinct' (without repetition: 7 bots give 35), "
+    "'uniform' (three of one bot, one mix per bot), or 'auto': repeat up to 5 bots, "
+    "distinct beyond."
+)
+
+
+def mix_name(mix: tuple[str, ...]) -> str:
+    """``('cautious', 'cautious', 'trumper')`` → ``"2× cautious + trumper"``."""
+    return " + ".join(
+        spec if count == 1 else f"{count}× {spec}" for spec, count in Counter(mix).items()
+    )
+
+
+def arena_pool(
+    rules: Rules,
+    pool: list[str],
+    candidate: str | None,
+    mode: str,
+    deals: int,
+    seed: int,
+    workers: int | None,
+    ray: str | None,
+    json_out: bool,
+) -> None:
+    """Run the pool and print its figures (the ``arena`` command with ``--pool``)."""
+    from rich.progress import MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from callbreak.arena import ArenaError
+    from callbreak.arena.pool import run_pool
+    from callbreak.arena.remote import RemoteSeatDown
+
+    if candidate is None:
+        raise typer.BadParameter(
+            "give the bot to measure against the pool, e.g. --candidate expert:budget_ms=50",
+            param_hint="--candidate",
+        )
+    try:
+        config = PoolConfig(rules, candidate, expand_pool(pool), deals, seed, mode)
+        config.check()
+        mix_list = config.mixes
+    except ArenaError as error:
+        raise typer.BadParameter(str(error), param_hint="--pool") from None
+    console = Console(stderr=json_out)
+    columns = (*Progress.get_default_columns()[:-1], MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task(
+            f"Playing deal sets ({len(mix_list)} mixes)", total=deals * len(mix_list)
+        )
+        try:
+            result = run_pool(
+                config, workers, ray_address=ray, progress=lambda done: bar.advance(task, done)
+            )
+        except RemoteSeatDown as error:
+            typer.secho(str(error), fg="red", err=True)
+            raise typer.Exit(1) from None
+        except ArenaError as error:
+            raise typer.BadParameter(str(error), param_hint="--ray") from None
+    if json_out:
+        typer.echo(json.dumps(result.json(), indent=2))
+        return
+    print_pool(console, result)
+
+
+def _edge(edge: Interval) -> str:
+    """``+0.58±0.31``: an edge with its sign (and no ``-0.00``)."""
+    shown = f"{round(edge.mean, 2) + 0.0:+.2f}"
+    return shown if edge.half_width is None else f"{shown}±{edge.half_width:.2f}"
+
+
+def print_pool(console: Console, result: PoolResult) -> None:
+    """One row per mix, the worst marked; then the edge over each member and over the pool."""
+    config = result.config
+    rules = config.rules
+    changed = ", ".join(f"{k}={option_text(v)}" for k, v in rules.changed().items())
+    mode = mix_mode(len(config.pool), config.mode)
+    games = config.deals * rules.players * len(result.mixes)
+    console.print(
+        f"[bold]{rules.name}[/]{f' ({changed})' if changed else ''}: [bold]{config.candidate}[/] "
+        f"against {len(result.mixes)} mixes ({mode}) of {len(config.pool)} bots, "
+        f"{config.deals} deals × {rules.players} rotations each = {games} games, "
+        f"seed {config.seed}, {result.workers} worker(s) ({result.backend}), {result.wall_s:.1f} s"
+    )
+    worst = result.worst
+    table = Table(
+        title=f"{config.candidate} against each mix (± is a 95% interval over deal sets)",
+        box=box.SIMPLE_HEAD,
+    )
+    for heading in ("Mix", "Edge", "Points/deal", "Mix points", "Made", "Call−won"):
+        table.add_column(heading, justify="left" if heading == "Mix" else "right")
+    for mix in result.mixes:
+        table.add_row(
+            mix_name(mix.mix) + (" *" if mix is worst else ""),
+            _edge(mix.edge),
+            mix.points.text().replace(" ± ", "±"),
+            f"{mix.mix_points:.2f}",
+            "-" if mix.made_rate is None else f"{mix.made_rate:.1%}",
+            "-" if mix.call_minus_won is None else f"{mix.call_minus_won:+.2f}",
+            style="bold red" if mix is worst else None,
+        )
+    console.print(table)
+    members = Table(title="Edge over each member", box=box.SIMPLE_HEAD)
+    members.add_column("Member")
+    members.add_column("Edge", justify="right")
+    members.add_column("Mixes it sits in", justify="right")
+    for spec, edge in result.members.items():
+        sitting = sum(spec in mix.mix for mix in result.mixes)
+        members.add_row(spec, _edge(edge), str(sitting))
+    console.print(members)
+    made = "-" if result.made_rate is None else f"{result.made_rate:.1%}"
+    over = "-" if result.call_minus_won is None else f"{result.call_minus_won:+.2f}"
+    ms = result.decision_ms
+    timing = (
+        f"; decisions p50 {ms['p50']:.3g} ms, p99 {ms['p99']:.3g} ms, max {ms['max']:.3g} ms"
+        if ms
+        else ""
+    )
+    beaten = sum(mix.clear for mix in result.mixes)
+    console.print(
+        f"Worst mix (*): [bold]{mix_name(worst.mix)}[/], edge {_edge(worst.edge)}. "
+        f"Whole pool: edge {_edge(result.overall)}, made {made}, "
+        f"call−won {over}{timing}. Edge clear of zero against {beaten} of "
+        f"{len(result.mixes)} mixes."
+    )
+    console.print(
+        "Edge: per deal set, the candidate's mean points minus the mix's seats' mean on the "
+        "same games (countdown games: counted the other way round). Points/deal: the "
+        "candidate's. Made, Call−won: its calls made and mean call minus tricks won."
+    )
+    illegal = sum(mix.illegal for mix in result.mixes)
+    others = sum(mix.mix_illegal for mix in result.mixes)
+    if illegal or others:
+        console.print(
+            f"[red]illegal or late answers: {illegal} by the candidate, {others} by the pool "
+            "(each replaced by a random legal action)[/]"
+        )
