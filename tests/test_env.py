@@ -1,6 +1,8 @@
 """The RL faces: PettingZoo's and Gymnasium's own checkers, seeds, the hidden-information wall.
 
+Every preset, and the five-card games at their extreme seat counts (``TABLES``).
 PettingZoo and Gymnasium come with the dev extra (and the rl extra): missing, these tests fail.
+The five-card games' own fields, rewards and lifecycle: ``tests/test_env_family.py``.
 """
 
 from __future__ import annotations
@@ -30,7 +32,17 @@ from callbreak.env.policy import LinearPolicy
 from callbreak.rules import Rules
 
 CARD_FIELDS = ("hand", "played", "trick", "nest", "discards")
-"""Fields indexed by card that a seat's own knowledge fills (partner_card is public)."""
+"""Fields indexed by card that a seat's own knowledge fills (partner_card, upcard are public)."""
+
+SEAT_RANGES = [("snarples", 3), ("snarples", 8), ("donut", 4), ("donut", 6)]
+SEAT_RANGES += [("horsethief", 3), ("horsethief", 5)]
+TABLES = [(preset, None) for preset in ENV_PRESETS] + SEAT_RANGES
+"""Every preset at its own seat count, and the five-card games at their fewest and most seats."""
+
+
+def _table_id(table: tuple[str, int | None]) -> str:
+    preset, players = table
+    return preset if players is None else f"{preset}-{players}"
 
 
 def _random_episode(e: CallBreakEnv, seed: int, rng_seed: int) -> list[np.ndarray]:
@@ -49,10 +61,12 @@ def _random_episode(e: CallBreakEnv, seed: int, rng_seed: int) -> list[np.ndarra
     return seen
 
 
-@pytest.mark.parametrize("preset", ENV_PRESETS)
+@pytest.mark.parametrize("table", TABLES, ids=_table_id)
 @pytest.mark.parametrize("reward", ["deal", "match"])
-def test_pettingzoo_api_test_passes(preset: str, reward: str) -> None:
-    e = env(preset, reward=reward, render_mode="ansi")
+def test_pettingzoo_api_test_passes(table: tuple[str, int | None], reward: str) -> None:
+    preset, players = table
+    e = env(preset, players=players, reward=reward, render_mode="ansi")
+    assert e.possible_agents == [f"player_{seat}" for seat in range(e.rules.players)]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # advice on dict observations, as for PettingZoo's own
         api_test(e, num_cycles=300)
@@ -67,8 +81,10 @@ def test_gymnasium_check_env_passes(preset: str) -> None:
         check_env(SingleSeat(preset, opponents="heuristic", render_mode="ansi"))
 
 
-def test_seeds_reproduce_and_differ() -> None:
-    e = env("callbreak")
+@pytest.mark.parametrize("table", [("callbreak", None), *SEAT_RANGES], ids=_table_id)
+def test_seeds_reproduce_and_differ(table: tuple[str, int | None]) -> None:
+    preset, players = table
+    e = env(preset, players=players)
     first = _random_episode(e, seed=11, rng_seed=3)
     again = _random_episode(e, seed=11, rng_seed=3)
     other = _random_episode(e, seed=12, rng_seed=3)
@@ -138,12 +154,14 @@ def test_deal_rewards_are_the_deals_points() -> None:
 
 def test_actions_cover_every_legal_action_of_every_phase() -> None:
     """Every action the engine offers has an index, and the index maps back to it."""
-    for preset in ENV_PRESETS:
+    for preset, players in TABLES:
         rules = Rules.preset(preset)
+        if players is not None:
+            rules = rules.replace(players=players)
         encoder = Encoder(rules)
         rng = random.Random(preset)
-        for seed in range(5):
-            deal = Deal(rules, seed=seed, dealer=seed % 4)
+        for seed in range(8):
+            deal = Deal(rules, seed=seed, dealer=seed % rules.players)
             while not deal.over:
                 legal = deal.legal()
                 mask = encoder.action_mask(legal)
@@ -153,52 +171,75 @@ def test_actions_cover_every_legal_action_of_every_phase() -> None:
                 deal.act(rng.choice(legal))
 
 
-def test_the_vector_documents_its_fields_in_order() -> None:
-    encoder = Encoder(Rules.preset("rook-call-partner"))
+@pytest.mark.parametrize("preset", ENV_PRESETS)
+def test_the_vector_documents_its_fields_in_order(preset: str) -> None:
+    encoder = Encoder(Rules.preset(preset))
     offset = 0
     for _, at, shape in encoder.fields:
         assert at == offset
         offset += int(np.prod(shape))
     assert offset == encoder.size
+    assert len({name for name, _, _ in encoder.fields}) == len(encoder.fields)
     doc = encoding_module.__doc__ or ""
     for name, _, _ in encoder.fields:
         assert f"    {name} " in doc, f"field {name} is not documented"
 
 
 # ----------------------------------------------------------- hidden information
-@pytest.mark.parametrize("preset", ENV_PRESETS)
-def test_no_vector_holds_a_card_of_another_seats_hand(preset: str) -> None:
-    """At every step, for every seat: the hand field is exactly its own hand, and no
-    card field holds a card that another seat still holds unseen."""
-    e = env(preset)
-    encoder = e.encoder
+def hidden_from(deal: Deal, seat: int) -> set[str]:
+    """Cards ``seat`` may not see now: the other hands (less a face-up upcard), the stock
+    (undealt, or not yet drawn), the nest until it takes it, the others' discards."""
+    names = deal.names_of
+    hidden: set[str] = set()
+    for other in range(deal.players):
+        if other != seat:
+            hidden |= set(names(deal.hands[other]))
+    hidden |= set(names(sum(1 << card for card in deal.stock)))
+    if deal.phase == "auction":  # later the nest lies in the declarer's hand or discards
+        hidden |= set(names(deal.nest))
+    if seat != deal.declarer or not deal.nest:
+        own = {str(a) for phase, who, a in deal.log if phase == "exchange" and who == seat}
+        hidden |= set(names(deal.discards)) - own
+    if deal.upcard is not None:
+        hidden.discard(names(1 << deal.upcard)[0])
+    return hidden
+
+
+def assert_no_hidden_card(e: CallBreakEnv, context: object) -> None:
+    """For every seat: its hand field is exactly its hand, and no card field shows a card
+    hidden from it; the upcard field shows the upcard and nothing else."""
+    deal, encoder = e.deal, e.encoder
+    assert deal is not None
+    for seat, agent in enumerate(e.possible_agents):
+        vector = e.observe(agent)["observation"]
+        hand = {encoder.cards[i] for i in np.flatnonzero(encoder.field(vector, "hand"))}
+        assert hand == set(deal.names_of(deal.hands[seat])), (context, seat)
+        hidden = hidden_from(deal, seat)
+        for name in CARD_FIELDS:
+            if any(f[0] == name for f in encoder.fields):
+                block = encoder.field(vector, name).reshape(-1, len(encoder.cards))
+                shown = {encoder.cards[i] for i in np.flatnonzero(block.any(axis=0))}
+                assert not shown & hidden, (context, seat, name, shown & hidden)
+        if encoder.five:
+            upcard = {encoder.cards[i] for i in np.flatnonzero(encoder.field(vector, "upcard"))}
+            public = set() if deal.upcard is None else {deal.names_of(1 << deal.upcard)[0]}
+            assert upcard == public, (context, seat)
+
+
+@pytest.mark.parametrize("table", TABLES, ids=_table_id)
+def test_no_vector_holds_a_card_hidden_from_its_seat(table: tuple[str, int | None]) -> None:
+    """At every step, for every seat: no card field holds another seat's card, the stock,
+    another seat's exchanged cards or the nest (the declarer's own, once taken, aside)."""
+    preset, players = table
+    e = env(preset, players=players)
     rng = np.random.default_rng(7)
-    for seed in range(3):
+    for seed in range(4):
         e.reset(seed=seed)
         while e.agents and not any(e.terminations.values()):
-            deal = e.deal
-            assert deal is not None
-            for seat, agent in enumerate(e.possible_agents):
-                vector = e.observe(agent)["observation"]
-                own = set(_names(encoder, deal.hands[seat], deal))
-                hand = {encoder.cards[i] for i in np.flatnonzero(encoder.field(vector, "hand"))}
-                assert hand == own
-                hidden = set()
-                for other in range(e.rules.players):
-                    if other != seat:
-                        hidden |= set(_names(encoder, deal.hands[other], deal))
-                for name in CARD_FIELDS:
-                    if any(f[0] == name for f in encoder.fields):
-                        block = encoder.field(vector, name).reshape(-1, len(encoder.cards))
-                        shown = {encoder.cards[i] for i in np.flatnonzero(block.any(axis=0))}
-                        assert not shown & hidden, (preset, seat, name, shown & hidden)
+            assert_no_hidden_card(e, (preset, players, seed))
             mask = e.observe(e.agent_selection)["action_mask"]
             e.step(int(rng.choice(np.flatnonzero(mask))))
-
-
-def _names(encoder: Encoder, mask: int, deal: Deal) -> list[str]:
-    names = deal.names_of(mask)
-    return [n for n in names if n in encoder.cards]
+        assert_no_hidden_card(e, (preset, players, seed, "over"))
 
 
 def test_a_seats_vector_is_the_same_whatever_the_others_hold() -> None:
@@ -319,26 +360,49 @@ def test_rl_bot_plays_a_saved_policy_through_the_registry(tmp_path: Path) -> Non
 
 
 # ----------------------------------------------------------------- OpenSpiel
-def test_openspiel_registration() -> None:
+SPIEL_TABLES = [f"python_{preset.replace('-', '_')}" for preset in ENV_PRESETS] + [
+    f"python_{preset}(players={players})" for preset, players in SEAT_RANGES
+]
+
+
+@pytest.mark.parametrize("name", SPIEL_TABLES)
+def test_openspiel_registration(name: str) -> None:
+    """Every preset loads, passes OpenSpiel's own random simulation test (serializing and
+    restoring states too), plays to the end with tensors of the documented sizes and the
+    engine's points as returns, and OpenSpiel's ``evaluate_bots`` runs random bots on it."""
     pyspiel = pytest.importorskip(
         "pyspiel", reason="OpenSpiel is not installed (pip install callbreak[bench])"
     )
     from callbreak.env import spiel
 
-    names = spiel.register()
-    assert "python_callbreak" in pyspiel.registered_names()
-    for name in names:
-        game = pyspiel.load_game(name)
-        pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    assert set(spiel.register()) <= set(pyspiel.registered_names())
+    game = pyspiel.load_game(name)
+    assert game.num_players() == game.rules.players
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    encoder = Encoder(game.rules)
+    history_size = game.decisions * (encoder.num_actions + 1)
+    sign = -1 if game.rules.shape.lowest_wins else 1
+    for seed in range(3):
         state = game.new_initial_state()
-        rng = random.Random(1)
+        rng = random.Random(seed)
+        length = 0
         while not state.is_terminal():
+            length += 1
             if state.is_chance_node():
                 state.apply_action(rng.choice([o for o, _ in state.chance_outcomes()]))
                 continue
             player = state.current_player()
             tensor = state.observation_tensor(player)
-            assert len(tensor) == Encoder(game.rules).size
-            assert len(state.information_state_tensor(player)) == len(tensor) + 52 * 52
+            assert len(tensor) == encoder.size
+            info = state.information_state_tensor(player)
+            assert len(info) == encoder.size + len(encoder.cards) + history_size
+            assert info[: encoder.size] == tensor
             state.apply_action(rng.choice(state.legal_actions()))
-        assert state.returns() == [p.tenths / 10 for p in state.deal.points]
+        assert length <= game.max_game_length()
+        assert state.returns() == [sign * p.tenths / 10 for p in state.deal.points]
+    from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
+
+    bots = [pyspiel.make_uniform_random_bot(p, p) for p in range(game.num_players())]
+    returns = evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(0))
+    assert len(returns) == game.num_players()
+    assert all(game.min_utility() <= r <= game.max_utility() for r in returns)

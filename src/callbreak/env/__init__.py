@@ -1,10 +1,13 @@
 """Reinforcement-learning faces of the engine (``pip install 'callbreak[rl]'``).
 
-* ``env(preset)`` / ``CallBreakEnv``: a PettingZoo AEC env per preset;
+* ``env(preset, players=n)`` / ``CallBreakEnv``: a PettingZoo AEC env per preset
+  (``ENV_PRESETS``: every preset), at any seat count its game allows;
 * ``SingleSeat``: a Gymnasium env for one learner against registered bots;
 * ``BatchCallBreak``: many Call Break tables stepped at once on the compiled kernel;
 * ``Encoder``: the observation vector and the action table they share (its module
-  docstring documents every field).
+  docstring documents every field);
+* ``callbreak.env.spiel`` (imported on its own: it needs OpenSpiel): every preset as an
+  OpenSpiel game.
 
 Every face reads a seat's ``Observation`` and nothing else (DESIGN.md's first wall).
 """

@@ -1,11 +1,26 @@
 """The PettingZoo AEC environment: one deal (or one match) of any preset, seat by seat.
 
-Agents are ``player_0`` .. ``player_3`` (the seats).  ``observe(agent)`` encodes
-that seat's ``Observation`` (``callbreak.env.encoding`` documents the vector);
-nothing else about the deal reaches an agent.  The reward of a seat is the
-deal's points when the deal ends (``reward="deal"``, the default; one episode is
-one deal) or each deal's points as it ends (``reward="match"``; one episode is a
-whole match, and the rewards add up to the match totals).
+Agents are ``player_0`` .. ``player_{n-1}``, one per seat: four, or as many as
+``players=`` asks where the game allows it (Snarples 3 to 8, Donut 4 to 6,
+Horsethief 3 to 5): ``env("snarples", players=8)``, the same as
+``env("snarples", rules=Rules.preset("snarples").replace(players=8))``.
+``observe(agent)`` encodes that seat's ``Observation`` (``callbreak.env.encoding``
+documents the vector); nothing else about the deal reaches an agent.
+
+The reward of a seat is the deal's points when the deal ends (``reward="deal"``,
+the default; one episode is one deal) or each deal's points as it ends
+(``reward="match"``; one episode is a whole match, and the rewards add up to the
+change in the match totals).  In the countdown games (Snarples, Donut: the lowest
+score wins) the reward is the points with the sign flipped, so that for every
+game a higher reward is better: ``reward_sign`` is -1 there and 1 elsewhere, and
+OpenSpiel's returns (``callbreak.env.spiel``) follow the same rule.
+
+The agent lifecycle: every agent stays in ``agents`` until its episode ends.  A
+seat whose turn is skipped (it sat out or dropped, or is never asked) is simply
+not selected; it terminates with the others when the deal ends, its reward (a
+sit-out can cost a point) coming with theirs.  In a Snarples match a seat that
+goes out of the game (33 or more) terminates right after that deal: it is
+selected once for PettingZoo's dead step (``step(None)``) and leaves ``agents``.
 """
 
 from __future__ import annotations
@@ -21,15 +36,8 @@ from callbreak.engine import Action, Deal, Match, Observation, observe_public
 from callbreak.env.encoding import Encoder, Mask, Vector
 from callbreak.rules import Rules
 
-ENV_PRESETS = (
-    "callbreak",
-    "callbreak-bhoos",
-    "callbridge",
-    "batak-koz-maca",
-    "batak-ihale",
-    "rook-call-partner",
-)
-"""The presets the env serves (every preset of the engine)."""
+ENV_PRESETS: tuple[str, ...] = tuple(Rules.presets())
+"""The presets the env serves: every preset of the engine."""
 
 ObsDict = dict[str, Any]
 
@@ -37,9 +45,11 @@ ObsDict = dict[str, Any]
 class CallBreakEnv(AECEnv):  # type: ignore[misc]
     """A PettingZoo AEC env for one preset (any game of the family the engine runs).
 
-    ``reset(seed=...)`` reproduces the deal (the dealer and the shuffle come from
-    the seed); ``reset(options={"hands": [...]} or {"deck": [...]}, "dealer": d)``
-    plays a known deal instead (deal mode).  An illegal action raises
+    ``players`` sets the seat count where the game allows it (``rules`` may set it
+    too; ``players`` then overrides it).  ``reset(seed=...)`` reproduces the deal (the
+    dealer and the shuffle come from the seed); ``reset(options={"hands": [...]} or
+    {"deck": [...]}, "dealer": d)`` plays a known deal instead (deal mode; the games that
+    deal a nest, a stock or an upcard take the whole ``deck``).  An illegal action raises
     ``IllegalAction`` naming the rule, and changes nothing.
     """
 
@@ -55,6 +65,7 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
         preset: str = "callbreak",
         *,
         rules: Rules | None = None,
+        players: int | None = None,
         reward: str = "deal",
         render_mode: str | None = None,
     ) -> None:
@@ -63,8 +74,13 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
             raise ValueError(f"reward={reward!r}: choose deal or match")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode={render_mode!r}: only 'ansi' is supported")
-        self.rules = rules if rules is not None else Rules.preset(preset)
+        rules = rules if rules is not None else Rules.preset(preset)
+        if players is not None and players != rules.players:
+            rules = rules.replace(players=players)
+        self.rules = rules
         self.reward_mode = reward
+        self.reward_sign = -1.0 if rules.shape.lowest_wins else 1.0
+        """-1 in the countdown games (lowest score wins), so a higher reward is better."""
         self.render_mode = render_mode
         self.encoder = Encoder(self.rules)
         n = self.rules.players
@@ -132,6 +148,7 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._skip_agent_selection: str | None = None
         self._totals = self._current_totals()
         self._after_action()
 
@@ -176,8 +193,10 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         totals = self._current_totals()
-        for seat, name in enumerate(self.possible_agents):
-            self.rewards[name] = (totals[seat] - self._totals[seat]) / 10
+        sign = self.reward_sign
+        for name in self.agents:
+            seat = self.agent_name_mapping[name]
+            self.rewards[name] = sign * (totals[seat] - self._totals[seat]) / 10
         self._totals = totals
         self._after_action()
         self._accumulate_rewards()
@@ -205,6 +224,17 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
             return
         assert seat is not None
         self.agent_selection = self.possible_agents[seat]
+        if self.match is not None and self.match.out:
+            # Out of the game (Snarples at 33 or more): these seats are done for this match.
+            gone = [
+                name
+                for name in self.agents
+                if self.agent_name_mapping[name] in self.match.out and not self.terminations[name]
+            ]
+            for name in gone:
+                self.terminations[name] = True
+            if gone:
+                self._deads_step_first()
 
     def action_of(self, index: int) -> Action:
         """The engine action an action index stands for."""
@@ -219,8 +249,19 @@ def render_text(env: CallBreakEnv) -> str:
     if env.encoder.auction:
         bids = " ".join(f"{seat}:{bid}" for seat, bid in view.bids)
         lines.append(f"bids {bids or '-'}  contract {view.contract} declarer {view.declarer}")
-    else:
+    elif env.encoder.bidding:
         lines.append("calls " + " ".join("-" if c is None else str(c) for c in view.calls))
+    if env.encoder.five:
+        facts = [f"dealt in {' '.join(map(str, view.dealt_in))}"]
+        if view.upcard is not None:
+            facts.append(f"upcard {view.upcard}")
+        if view.dropped:
+            facts.append(f"out {' '.join(map(str, view.dropped))}")
+        if view.reversed_ranks:
+            facts.append("ranks reversed")
+        if view.exchanges:
+            facts.append("exchanged " + " ".join(f"{s}:{n}" for s, n in view.exchanges))
+        lines.append(", ".join(facts))
     lines.append("tricks " + " ".join(str(t) for t in view.tricks_won))
     if view.trick.cards:
         lines.append(f"trick led by seat {view.trick.leader}: {' '.join(view.trick.cards)}")

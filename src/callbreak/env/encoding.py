@@ -6,11 +6,15 @@ reads nothing but an ``Observation``: the hidden-information wall of
 DESIGN.md holds by construction, because no ``Deal`` ever reaches this module.
 
 Seats are *relative*: index 0 is the observing seat, 1 the seat after it, and
-so on round the table, so one policy can sit in any chair.  Cards are indexed
-by ``Encoder.cards`` (the 52 cards ``2S 3S ... AC`` in engine order; in the Rook
-deck the 56 numbered cards in pack order, then the Rook, which keeps its index
-wherever trump puts it).  The vector is float32, its fields in this order
-(P players, C cards, S = 4 suits, K = the game's call or bid values)::
+so on round the table, so one policy can sit in any chair; P is the table's
+seat count (``Rules.players``: 3 to 8 in Snarples, 4 to 6 in Donut, 3 to 5 in
+Horsethief, 4 elsewhere), and a seat out of the game or sitting out keeps its
+place.  Cards are indexed by ``Encoder.cards`` (the 52 cards ``2S 3S ... AC``
+in engine order; in the Rook deck the 56 numbered cards in pack order, then the
+Rook, which keeps its index wherever trump puts it).  A card keeps its index
+when Donut's 6 reverses the ranks (``reversed`` says so).  The vector is
+float32, its fields in this order (P players, C cards, S = 4 suits, K = the
+game's call or bid values, H = the hand size)::
 
     hand          C      1 for each card the seat holds now
     played        P×C    cards each relative seat has played this deal (done tricks and the
@@ -20,31 +24,56 @@ wherever trump puts it).  The vector is float32, its fields in this order
     to_act        P      relative seat whose decision is next (all 0 once the deal is over)
     dealer        P      relative seat of the dealer
     phase         F      one-hot over the game's phases, then "over" and "void"
+  Games with calls or bids (all but Donut and Horsethief):
     calls         P×(K+1) each seat's call (call games) or its last bid (auction games), one-hot
                          over K values; column 0 = none yet
     passed        P      1 for a seat that has passed in the auction
     contract      K      the contract (auction games: the winning bid so far), one-hot
     declarer      P      relative seat of the declarer (auction games)
-    tricks_won    P      tricks won by each seat / hand size
-    trump         S      trump of this deal, one-hot (all 0 while none is named)
+  Every game:
+    tricks_won    P      tricks won by each seat / H
+    trump         S      trump of this deal, one-hot (all 0 while none is named, and in a
+                         deal without trump)
     voids         P×S    public voids: declared ("side off"), or shown by not following the
                          led suit
-    points        P      this deal's points by seat once it is over, / ``score_scale`` (else 0)
-    totals        P      match totals before this deal / ``score_scale``, clipped to ±10
-                         (0 outside a match)
+    points        P      this deal's points by seat once it is over, / ``score_scale`` (else 0),
+                         as the game scores them: in the countdown games (Snarples, Donut)
+                         lower is better here, unlike the rewards
+    totals        P      the scores before this deal / ``score_scale``, clipped to ±10: the
+                         match totals (0 outside a match), and in the countdown games the
+                         running scores, which start at 16 (Snarples) or 15 (Donut), so a
+                         lone deal shows those starting scores
   Call Partner (Rook) only:
     partner_card  C      the card the declarer called
     partner       P      relative seat of the partner, when this seat may know it
     nest          C      the nest as dealt (the declarer's own observation, once taken)
     discards      C      the declarer's discards (its own observation only)
     card_points   P      card points taken in tricks by each seat / 200
+  The five-card games (Snarples, Donut, Horsethief) only:
+    dealt_in      P      1 for each seat dealt in this deal (Snarples: 0 for a seat out of
+                         the game, at 33 or more)
+    dropped       P      1 for each seat that dropped or sat out this deal
+    chooser       P      relative seat that names (or named) trump, one-hot (all 0 when the
+                         upcard decides it or the deal has no trump)
+    upcard        C      the face-up card (Donut: the dealer's fifth card, which it holds;
+                         Horsethief: the turned-up trump, never drawn)
+    reversed      1      1 when ranks run 2 high ... A low this deal (Donut's 6)
+    stock         1      cards left in the stock / 52 (Horsethief draws from it; never which)
+    exchanges     P×(H+1) cards each seat exchanged (Horsethief), one-hot over 0..H; all 0
+                         until it has exchanged
+    discards      C      the cards this seat itself threw in the exchange (its own
+                         observation only; never another seat's)
 
 Actions (one ``Discrete`` space per game, ``Encoder.actions``), in this order:
 the call values (call games: ``min_call..max_call``) or bid values (auction games:
 ``min_bid..max_bid`` by ``bid_step``), ``"pass"`` (auction games), the four suit
-letters (games that name trump), the C cards (a card action means that card in
-whatever phase asks for one: discard, partner call or play), and ``True`` and
-``False`` (games with a yes/no phase: misdeal claims, void declarations).
+letters (games where a seat names trump), the C cards (a card action means that
+card in whatever phase asks for one: discard, exchange, partner call or play),
+``True`` and ``False`` (games with a yes/no phase: misdeal claims, void
+declarations), ``"in"`` and ``"out"`` (games where seats may drop or sit out),
+``"take"`` and ``"give"`` (Snarples' bidder when everyone else sat out) and
+``"done"`` (Horsethief's exchange).  A game has only the groups it uses, so the
+four-seat games kept the indices they had before the five-card games came.
 """
 
 from __future__ import annotations
@@ -55,13 +84,17 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from callbreak.decks import DECKS, ROOK_FREE, ROOK_SLOT, ROOK_STRIDE
+from callbreak.decks import DECKS, REVERSED, ROOK_FREE, ROOK_SLOT, ROOK_STRIDE
 from callbreak.engine import Action, Observation
 from callbreak.engine.games import SPECS
+from callbreak.engine.phases import DONE, GIVE, IN, OUT, TAKE, Auction, Call, Trump
 from callbreak.rules import Rules
 
 SCORE_CLIP = 10.0
 """Scaled scores are clipped to ±this, so the observation space has finite bounds."""
+
+FIVE_CARD_GAMES = frozenset({"snarples", "donut", "horsethief"})
+"""The games with the five-card fields (drops, upcard, stock, exchanges)."""
 
 Vector = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
@@ -78,9 +111,12 @@ class Encoder:
         self.rules = rules
         self.players = p = rules.players
         self.game = rules.game
+        spec = SPECS[rules.game]
         deck = DECKS[rules.shape.deck]
         self.rook = deck.name == "rook"
-        self.hand_size = rules.hand_size
+        self.five = rules.game in FIVE_CARD_GAMES
+        self.hand_size = h = rules.hand_size
+        self.deck_size = deck.size
         # Card index: the pack order, the Rook last (it is the last card of ROOK_DECK.cards).
         self.cards: tuple[str, ...] = tuple(deck.names[c] for c in deck.cards)
         c = len(self.cards)
@@ -96,22 +132,32 @@ class Encoder:
         self._bits = len(gather)
         self._gather_cards = gather >= 0
         self._gather_index = gather[gather >= 0]
-        self.auction = self.game != "callbreak"
+        # Donut's 6: the deal's masks move to the REVERSED deck, whose ints name other cards.
+        self._reversed_index = np.array(
+            [] if self.rook else [self._index_of_name[REVERSED.names[k]] for k in REVERSED.cards],
+            np.int64,
+        )
+        phases = spec.phases
+        self.auction = any(isinstance(phase, Auction) for phase in phases)
         if self.auction:
             values = tuple(range(rules.min_bid, rules.max_bid + 1, rules.bid_step))
-        else:
+        elif any(isinstance(phase, Call) for phase in phases):
             values = tuple(range(rules.min_call, rules.max_call + 1))
+        else:
+            values = ()
         self.values = values
+        self.bidding = bool(values)
+        """Whether the game has calls or bids (and so the fields that show them)."""
         self._value_index = {v: i for i, v in enumerate(values)}
         k = len(values)
-        self.phases: tuple[str, ...] = (
-            *(phase.name for phase in SPECS[rules.game].phases),
-            "over",
-            "void",
+        self.phases: tuple[str, ...] = tuple(
+            dict.fromkeys((*(phase.name for phase in phases), "over", "void"))
         )
         self._phase_index = {name: i for i, name in enumerate(self.phases)}
         self.suits = deck.suits
         self.score_scale = self._score_scale(rules)
+        self.start = float(rules.shape.start)
+        """Every seat's score before the first deal (16 in Snarples, 15 in Donut, else 0)."""
         self._suit_tables: dict[str | None, dict[str, int]] = {}
 
         layout: list[tuple[str, tuple[int, ...]]] = [
@@ -122,10 +168,15 @@ class Encoder:
             ("to_act", (p,)),
             ("dealer", (p,)),
             ("phase", (len(self.phases),)),
-            ("calls", (p, k + 1)),
-            ("passed", (p,)),
-            ("contract", (k,)),
-            ("declarer", (p,)),
+        ]
+        if self.bidding:
+            layout += [
+                ("calls", (p, k + 1)),
+                ("passed", (p,)),
+                ("contract", (k,)),
+                ("declarer", (p,)),
+            ]
+        layout += [
             ("tricks_won", (p,)),
             ("trump", (4,)),
             ("voids", (p, 4)),
@@ -139,6 +190,17 @@ class Encoder:
                 ("nest", (c,)),
                 ("discards", (c,)),
                 ("card_points", (p,)),
+            ]
+        if self.five:
+            layout += [
+                ("dealt_in", (p,)),
+                ("dropped", (p,)),
+                ("chooser", (p,)),
+                ("upcard", (c,)),
+                ("reversed", (1,)),
+                ("stock", (1,)),
+                ("exchanges", (p, h + 1)),
+                ("discards", (c,)),
             ]
         self.fields: list[tuple[str, int, tuple[int, ...]]] = []
         at = 0
@@ -154,16 +216,24 @@ class Encoder:
         for name in ("points", "totals"):
             high[self._offset[name] : self._offset[name] + p] = SCORE_CLIP
         self.low, self.high = low, high
+        self._start_totals = [_clip(self.start / self.score_scale)] * p
 
         # The action table.
         actions: list[Action] = list(values)
         if self.auction:
             actions.append("pass")
+        if any(isinstance(phase, Trump) for phase in phases):
             actions += list(deck.suits)
         actions += list(self.cards)
         phase_names = set(self.phases)
         if "misdeal" in phase_names or "declare" in phase_names:
             actions += [True, False]
+        if "drop" in phase_names:
+            actions += [IN, OUT]
+        if "settle" in phase_names:
+            actions += [TAKE, GIVE]
+        if "exchange" in phase_names:
+            actions.append(DONE)
         self.actions: tuple[Action, ...] = tuple(actions)
         self.num_actions = len(actions)
         self._card_action0 = actions.index(self.cards[0])
@@ -171,13 +241,22 @@ class Encoder:
             (type(a), a): i for i, a in enumerate(actions)
         }
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Encoder:
+        """Itself: an encoder never changes once built (OpenSpiel's clone deep-copies states
+        that hold one)."""
+        return self
+
     @staticmethod
     def _score_scale(rules: Rules) -> float:
-        """About the largest swing of one deal, so scaled points stay near [-1, 1]."""
+        """The largest swing of one deal, so scaled points stay in [-1, 1]."""
         if rules.game == "rook":
             return 200.0
         if rules.game == "batak":
             return 13.0 * rules.score_multiplier
+        if rules.game == "snarples":
+            return 6.0  # sat out at 3 or less (+1), then given +5 by the bidder
+        if rules.game in FIVE_CARD_GAMES:
+            return 5.0  # five tricks, or Horsethief's -5 and Donut's +3 for none
         return float(max(13, rules.bonus_points) * rules.score_multiplier)
 
     # ------------------------------------------------------------- actions
@@ -205,13 +284,16 @@ class Encoder:
                 return vector[offset : offset + int(np.prod(shape))].reshape(shape)
         raise KeyError(f"no field {name!r}: the fields are {[f[0] for f in self.fields]}")
 
-    def mask_cards(self, mask: int) -> npt.NDArray[np.bool_]:
-        """A card mask of the deal's deck as a bool vector over ``cards``."""
+    def mask_cards(self, mask: int, reversed_ranks: bool = False) -> npt.NDArray[np.bool_]:
+        """A card mask of the deal's deck as a bool vector over ``cards`` (``reversed_ranks``:
+        a mask of Donut's reversed deck, as ``Observation.hand_mask`` is in such a deal)."""
         raw = np.frombuffer(mask.to_bytes(self._bits // 8 + 1, "little"), np.uint8)
         bits = np.unpackbits(raw, bitorder="little")[: self._bits].astype(bool)
         out = np.zeros(len(self.cards), bool)
         if self.rook:  # several ints stand for the Rook (free, or placed in any colour)
             np.logical_or.at(out, self._gather_index, bits[self._gather_cards])
+        elif reversed_ranks:
+            out[self._reversed_index] = bits[: len(self._reversed_index)]
         else:
             out[self._gather_index] = bits[self._gather_cards]
         return out
@@ -233,7 +315,7 @@ class Encoder:
         put = ones.append
 
         hand = off["hand"]
-        v[hand : hand + c] = self.mask_cards(obs.hand_mask)
+        v[hand : hand + c] = self.mask_cards(obs.hand_mask, obs.reversed_ranks)
         played = off["played"]
         voids = off["voids"]
         suit_of = self._suit_table(obs.trump)
@@ -242,6 +324,13 @@ class Encoder:
             if not names:
                 continue
             led = suit_of[names[0]]
+            if trick.active:  # some seats sit out: the trick goes round the others only
+                for seat, name in zip(trick.seats(p), names, strict=False):
+                    rel = (seat - me) % p
+                    put(played + rel * c + index[name])
+                    if led >= 0 and suit_of[name] != led:
+                        put(voids + rel * 4 + led)
+                continue
             rel = (trick.leader - me) % p
             for name in names:
                 put(played + rel * c + index[name])
@@ -258,9 +347,9 @@ class Encoder:
         put(off["dealer"] + (obs.dealer - me) % p)
         put(off["phase"] + self._phase_index[obs.phase])
 
-        k1 = len(self.values) + 1
-        calls = off["calls"]
         if self.auction:
+            k1 = len(self.values) + 1
+            calls = off["calls"]
             last_bid: dict[int, int] = {}
             for seat, bid in obs.bids:
                 rel = (seat - me) % p
@@ -275,7 +364,9 @@ class Encoder:
                 put(off["contract"] + self._value_index[obs.contract])
             if obs.declarer is not None:
                 put(off["declarer"] + (obs.declarer - me) % p)
-        else:
+        elif self.bidding:
+            k1 = len(self.values) + 1
+            calls = off["calls"]
             for seat, call in enumerate(obs.calls):
                 column = 0 if call is None else 1 + self._value_index[call]
                 put(calls + ((seat - me) % p) * k1 + column)
@@ -292,6 +383,8 @@ class Encoder:
             for key, listed in (("nest", obs.nest), ("discards", obs.discards)):
                 for name in listed or ():
                     put(off[key] + index[name])
+        if self.five:
+            self._encode_five(obs, v, put)
         v[ones] = 1
 
         # The scalar fields, rotated so the observing seat comes first.
@@ -302,10 +395,31 @@ class Encoder:
         for key, scores in (("points", obs.points), ("totals", obs.totals)):
             if scores is not None:
                 v[off[key] : off[key] + p] = [_clip(scores[s].tenths / 10 / scale) for s in order]
+        if obs.totals is None and self.start:
+            v[off["totals"] : off["totals"] + p] = self._start_totals
         if self.rook and obs.card_points is not None:
             at = off["card_points"]
             v[at : at + p] = [min(obs.card_points[s] / 200, 1.0) for s in order]
         return v
+
+    def _encode_five(self, obs: Observation, v: Vector, put: Any) -> None:
+        """The five-card games' fields: who is dealt in, drops, upcard, stock, exchanges."""
+        p, me, off = self.players, obs.seat, self._offset
+        for key, seats in (("dealt_in", obs.dealt_in), ("dropped", obs.dropped)):
+            for seat in seats:
+                put(off[key] + (seat - me) % p)
+        if obs.chooser is not None:
+            put(off["chooser"] + (obs.chooser - me) % p)
+        if obs.upcard is not None:
+            put(off["upcard"] + self._index_of_name[obs.upcard])
+        if obs.reversed_ranks:
+            put(off["reversed"])
+        width = self.hand_size + 1
+        for seat, count in obs.exchanges:
+            put(off["exchanges"] + ((seat - me) % p) * width + count)
+        for name in obs.discards or ():
+            put(off["discards"] + self._index_of_name[name])
+        v[off["stock"]] = obs.stock_size / self.deck_size
 
     def _suit_table(self, trump: str | None) -> dict[str, int]:
         """Suit index of every card name under ``trump`` (the Rook counts as trump)."""

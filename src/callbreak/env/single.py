@@ -3,9 +3,13 @@
 The learner sits at ``seat``; the other seats are played by bots built from
 specs such as ``"heuristic"`` or ``"random"``, which receive their own seat's
 ``Observation`` like any bot at any table.  An episode is one deal (or one match
-with ``reward="match"``); the reward is the learner's points as each deal ends.
+with ``reward="match"``); the reward is the learner's points as each deal ends,
+sign-flipped in the countdown games as in the AEC env (higher is better).
 Between the learner's decisions the bots play on, so every ``step`` returns the
-learner's next decision point.
+learner's next decision point.  A deal in which the learner has nothing to decide
+(Donut's dealer when everyone else drops) is dealt again at ``reset``; once the
+learner has sat out or dropped, its next ``step`` runs the deal to its end.  In a
+Snarples match the episode ends when the learner's seat goes out of the game.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from callbreak.rules import Rules
 class SingleSeat(gymnasium.Env[ObsDict, np.int64]):
     """One seat learning, the others played by bots; observation and action as the AEC env.
 
+    ``players`` sets the seat count where the game allows it, as in ``CallBreakEnv``.
     ``opponents`` is one bot spec for every other seat or one per other seat in seat
     order.  An action outside the mask is refused: with ``illegal="penalty"`` (the
     default, which Gymnasium's checker needs) the state stays as it was and the step
@@ -41,6 +46,7 @@ class SingleSeat(gymnasium.Env[ObsDict, np.int64]):
         opponents: str | Sequence[str] = "heuristic",
         seat: int = 0,
         rules: Rules | None = None,
+        players: int | None = None,
         reward: str = "deal",
         illegal: str = "penalty",
         illegal_penalty: float = -1.0,
@@ -50,7 +56,9 @@ class SingleSeat(gymnasium.Env[ObsDict, np.int64]):
             raise ValueError(f"illegal={illegal!r}: choose penalty or raise")
         self.illegal = illegal
         self.illegal_penalty = illegal_penalty
-        self.aec = CallBreakEnv(preset, rules=rules, reward=reward, render_mode=render_mode)
+        self.aec = CallBreakEnv(
+            preset, rules=rules, players=players, reward=reward, render_mode=render_mode
+        )
         n = self.aec.rules.players
         if not 0 <= seat < n:
             raise ValueError(f"seat must be from 0 to {n - 1}, not {seat}")
@@ -115,6 +123,9 @@ class SingleSeat(gymnasium.Env[ObsDict, np.int64]):
         reward = 0.0
         while not self._over() and aec.agent_selection != self.agent:
             agent = aec.agent_selection
+            if aec.terminations[agent]:  # a seat out of the game takes its dead step
+                aec.step(None)
+                continue
             seat = aec.agent_name_mapping[agent]
             action = self.bots[seat].act(aec.observation_of(agent))
             aec.step(aec.encoder.action_index(action))
