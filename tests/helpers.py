@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from callbreak import Deal, IllegalAction
+from callbreak import Deal, IllegalAction, Match
+from callbreak.bots import Bot
 
 RANKS = "AKQJT98765432"
 DECK = [r + s for s in "SHDC" for r in RANKS]
@@ -98,3 +99,15 @@ def refuse(deal: Deal, action: Any, rule: str | None = None) -> IllegalAction:
 def act_all(deal: Deal, actions: Sequence[Any]) -> None:
     for action in actions:
         deal.act(action)
+
+
+def play_legally(match: Match, bots: Sequence[Bot]) -> None:
+    """Play ``match`` to its end with ``bots`` by seat, checking every action is legal."""
+    while not match.over:
+        seat = match.to_act
+        assert seat is not None
+        observation = match.observation(seat)
+        action = bots[seat].act(observation)
+        assert action in observation.legal, (observation.phase, action)
+        match.act(action)
+    assert match.winners

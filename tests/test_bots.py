@@ -11,6 +11,7 @@ from callbreak import Match, Rules
 from callbreak.bots import available_bots, make_bot
 from callbreak.bots.heuristic import estimate_tricks
 from callbreak.cards import parse_hand
+from helpers import play_legally
 
 VARIANTS = [
     Rules.preset("callbreak"),
@@ -52,14 +53,7 @@ def test_bot_plays_whole_matches_legally(name: str, rules: Rules) -> None:
     for seed in range(3 if not expert else 1):
         bots = [make_bot(spec, seed=seed * 4 + s) for s in range(4)]
         match = Match(rules, seed=seed)
-        while not match.over:
-            seat = match.to_act
-            assert seat is not None
-            observation = match.observation(seat)
-            action = bots[seat].act(observation)
-            assert action in observation.legal
-            match.act(action)
-        assert match.winners
+        play_legally(match, bots)
 
 
 def test_unknown_bot_lists_the_known_ones() -> None:

@@ -11,6 +11,7 @@ from callbreak import Deal, Match, Rules
 from callbreak.bots import HeuristicBot, make_bot
 from callbreak.cards import RANK_COUNT, parse_card
 from callbreak.engine import Observation
+from helpers import play_legally
 
 STYLES = ("cautious", "aggressive", "ducker", "trumper")
 SPADES = 0
@@ -162,14 +163,7 @@ def test_a_table_of_styles_plays_only_legal_actions(preset: str) -> None:
         seats = [(*STYLES, "heuristic")[(seed + s) % 5] for s in range(4)]
         bots = [make_bot(spec, seed=seed * 4 + s) for s, spec in enumerate(seats)]
         match = Match(rules, seed=seed)
-        while not match.over:
-            seat = match.to_act
-            assert seat is not None
-            observation = match.observation(seat)
-            action = bots[seat].act(observation)
-            assert action in observation.legal
-            match.act(action)
-        assert match.winners
+        play_legally(match, bots)
 
 
 @pytest.mark.parametrize("preset", ["batak-ihale", "rook-call-partner"])

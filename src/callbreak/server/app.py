@@ -175,6 +175,16 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         hub: Hub = request.app.state.hub
         return hub
 
+    async def seated(request: Request, code: str) -> tuple[TableSlot, int | None]:
+        """The table of ``code`` (404 if there is none) and the seat whose token the request
+        carries (``Authorization: Bearer`` or the table's cookie), None for anyone else."""
+        slot = await hub_of(request).table(code) if valid_code(code) else None
+        if slot is None:
+            raise HTTPException(404, "there is no table with this code")
+        token = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
+        token = token or request.cookies.get(cookie_name(code), "")
+        return slot, slot.table.seat_for_token_hash(hash_token(token)) if token else None
+
     def page() -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
@@ -271,15 +281,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.post("/api/tables/{code}/start")
     async def start_table(request: Request, code: str) -> dict[str, Any]:
-        hub = hub_of(request)
-        slot = await hub.table(code) if valid_code(code) else None
-        if slot is None:
-            raise HTTPException(404, "there is no table with this code")
-        token = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
-        token = token or request.cookies.get(cookie_name(code), "")
-        seat = slot.table.seat_for_token_hash(hash_token(token)) if token else None
+        slot, seat = await seated(request, code)
         try:
-            await hub.start_match(slot, seat)
+            await hub_of(request).start_match(slot, seat)
         except ProtocolError as error:
             raise HTTPException(403 if error.code == "not_host" else 409, error.message) from None
         return {"ok": True}
@@ -291,13 +295,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         """The solver's review of a finished deal: your own seat's while the match is played
         (seat token), any seat's once it is over (see ``server.review``)."""
         code = code.upper()
-        hub = hub_of(request)
-        slot = await hub.table(code) if valid_code(code) else None
-        if slot is None:
-            raise HTTPException(404, "there is no table with this code")
-        token = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
-        token = token or request.cookies.get(cookie_name(code), "")
-        viewer = slot.table.seat_for_token_hash(hash_token(token)) if token else None
+        slot, viewer = await seated(request, code)
         return await table_review(reviews, slot.table, viewer, deal, seat)
 
     @app.get("/api/history")
