@@ -114,8 +114,6 @@ def keys_help(rules: Any) -> list[tuple[str, str]]:
     return keys
 
 
-
-
 class Drawn(Widget):
     """A widget whose picture is drawn at its current size by a function (redrawn on resize)."""
 
