@@ -52,7 +52,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from callbreak.bots import make_bot
-from callbreak.bots.base import parse_spec
+from callbreak.bots.base import parse_spec, warm_up
 from callbreak.bots.heuristic import HeuristicBot
 from callbreak.cards import bhoos_name, parse_card
 from callbreak.engine import Action, Deal
@@ -236,6 +236,9 @@ def _warm(service: BotService) -> int:
         options["budget_ms"] = 50
     try:
         bot = make_bot(_spec(service.name, options), seed=0)
+        # The expert compiles its search in the background and plays the heuristic's moves
+        # until it is done: wait for it here, or the first half-minute of games is not its own.
+        warm_up(bot)
         helper = HeuristicBot(seed=0)
         deal = Deal(BHOOS_RULES.replace(misdeal="off"), seed=1, dealer=0)
         while deal.to_act is not None and len(deal.history) < 2:
