@@ -75,7 +75,9 @@ class Figures:
     timeouts: int = 0
     faults: int = 0
     fallbacks: int = 0
-    """Answers the server's guard sent for the bot (it overran, or no time was left)."""
+    """Answers that were the heuristic's, not the bot's: the server's guard sent them (the bot
+    overran, or no time was left), or the bot itself fell back (the expert without a searched
+    world in time)."""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 

@@ -149,6 +149,28 @@ def test_expert_scores_each_window_rule() -> None:
     assert match.winners
 
 
+def test_expert_call_spread_widens_the_simulated_tricks() -> None:
+    """``call_spread`` moves a share of each trick count's weight one trick down and as much
+    up (kept at the ends), only where overtricks are allowed unless given."""
+    import numpy
+
+    from callbreak.bots.expert import ExpertBot
+
+    hist = numpy.zeros((2, 14))
+    hist[0, 0] = 1.0
+    hist[1, 4] = 0.5
+    hist[1, 13] = 0.5
+    widened = ExpertBot(call_spread=0.2)._widened(hist, Rules.preset("callbreak"))
+    assert widened.sum(axis=1) == pytest.approx([1.0, 1.0])
+    assert widened[0, :2] == pytest.approx([0.8, 0.2])
+    assert widened[1, 3:6] == pytest.approx([0.1, 0.3, 0.1])
+    assert widened[1, 12:] == pytest.approx([0.1, 0.4])
+    assert ExpertBot()._widened(hist, Rules.preset("callbridge")) is hist
+    assert ExpertBot(call_spread=0)._widened(hist, Rules.preset("callbreak")) is hist
+    with pytest.raises(ValueError, match="call_spread"):
+        ExpertBot(call_spread=0.6)
+
+
 def test_warm_up_calls_a_bots_own_preparation_and_skips_bots_without_one() -> None:
     from callbreak.bots import warm_up
 

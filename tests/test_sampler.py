@@ -265,6 +265,24 @@ def test_a_world_sampler_draws_reproducibly_and_within_the_record() -> None:
                 check_world(observation, world.hands)
 
 
+def test_draw_arrays_is_the_same_draw_as_worlds() -> None:
+    """``draw_arrays`` (what the expert's playouts take) and ``draw`` give the same hands
+    and weights for the same stream, with and without weighing the play."""
+    rules = Rules.preset("callbreak")
+    rng = random.Random(21)
+    for _ in range(4):
+        observation, _ = random_observation(rules, rng)
+        for surprise in (None, 0.2):
+            worlds = WorldSampler(observation, surprise=surprise).draw(6, random.Random(5))
+            sampler = WorldSampler(observation, surprise=surprise)
+            hands, weights = sampler.draw_arrays(6, random.Random(5))
+            assert hands.dtype == numpy.int64 and hands.shape == (6, 4)
+            assert [tuple(row) for row in hands.tolist()] == [w.hands for w in worlds]
+            assert weights.tolist() == [w.weight for w in worlds]
+            template = sampler.template
+            assert (template.leader, template.trick) == (worlds[0].leader, worlds[0].trick)
+
+
 needs_numba = pytest.mark.skipif(not numba_available(), reason="numba is not installed")
 
 

@@ -192,6 +192,7 @@ class PlainExpertBot(ExpertBot):
         seed: int | None = None,
         surprise: float = 1.0,
         call_bias: float | None = 0.0,
+        call_spread: float | None = 0.0,
         deterministic: int = 1,
         **options: Any,
     ) -> None:
@@ -199,6 +200,7 @@ class PlainExpertBot(ExpertBot):
             seed=seed,
             surprise=surprise,
             call_bias=call_bias,
+            call_spread=call_spread,
             deterministic=deterministic,
             **options,
         )

@@ -47,6 +47,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import product
+from typing import Any
 
 from callbreak.bots.search.world import World, world_from_observation
 from callbreak.cards import DECK_SIZE, FULL_DECK, RANK_COUNT, RANKS, SUIT_MASKS, SUITS, parse_card
@@ -546,6 +547,9 @@ class WorldSampler:
 
     Where numba is installed the candidates are dealt and weighed by the
     compiled kernels of ``search.belief`` (the same deals, much faster).
+    ``draw_arrays`` gives the same draw as numpy arrays, without building a
+    ``World`` per deal: the expert's playouts take arrays, and building worlds
+    and lists took more of a decision than dealing and weighing the candidates.
     """
 
     def __init__(
@@ -568,59 +572,80 @@ class WorldSampler:
     def draw(self, count: int, rng: random.Random) -> list[World]:
         if count <= 0:
             return []
-        pool = count * self.oversample if self.surprise else count
-        drawn = self._fast.draw(pool, rng) if self._fast else None
-        if drawn is None:
-            drawn = self._hands.draw(pool, rng)
-        logs = self._log_weights(drawn)
-        if self._template is None:
-            self._template = world_from_observation(self.observation, drawn[0])
-        template = self._template
-        if self.surprise:
-            picks = _resample(logs, count, rng)
-            return [replace(template, hands=tuple(drawn[i]), weight=1.0) for i in picks]
+        hands, weights = self.draw_arrays(count, rng)
+        template = self.template
         return [
-            replace(template, hands=tuple(hands), weight=math.exp(log))
-            for hands, log in zip(drawn, logs, strict=True)
+            replace(template, hands=tuple(row), weight=weight)
+            for row, weight in zip(hands.tolist(), weights.tolist(), strict=True)
         ]
 
-    def _log_weights(self, drawn: list[list[int]]) -> list[float]:
+    @property
+    def template(self) -> World:
+        """A world of this observation (its first draw's hands): everything in a drawn
+        world but ``hands`` and ``weight`` is the template's (``rules``, ``leader``...)."""
+        if self._template is None:
+            self._template = world_from_observation(self.observation, self._deals(1, _ONE)[0])
+        return self._template
+
+    def draw_arrays(self, count: int, rng: random.Random) -> tuple[Any, Any]:
+        """``draw`` as numpy arrays: hands ``[world, seat]`` (int64 masks) and weights,
+        with no ``World`` built (the playouts take arrays; ``template`` has the rest)."""
+        import numpy
+
+        if count <= 0:
+            return numpy.zeros((0, self.observation.players), numpy.int64), numpy.zeros(0)
+        pool = count * self.oversample if self.surprise else count
+        drawn = self._deals(pool, rng)
+        logs = self._log_weights(drawn)
+        if self._template is None:
+            self._template = world_from_observation(self.observation, drawn[0].tolist())
+        if self.surprise:
+            return drawn[_resample(logs, count, rng)], numpy.ones(count)
+        return drawn, numpy.exp(logs)
+
+    def _deals(self, count: int, rng: random.Random) -> Any:
+        """``count`` candidate deals, ``[deal, seat]``: compiled where it can be."""
+        import numpy
+
+        if self._fast is not None:
+            return self._fast.draw(count, rng)
+        return numpy.array(self._hands.draw(count, rng), numpy.int64)
+
+    def _log_weights(self, drawn: Any) -> Any:
         """Log of each deal's weight: its calls, and its surprises when asked for."""
+        import numpy
+
         observation, cons = self.observation, self._hands.cons
         if self.sigma is None:
-            logs = [0.0] * len(drawn)
+            logs = numpy.zeros(len(drawn))
         elif self._fast is not None:
             logs = self._fast.call_logs(drawn, self.sigma)
         else:
-            logs = [
-                math.log(max(call_weight(observation, hands, cons, self.sigma), 1e-300))
-                for hands in drawn
-            ]
+            logs = numpy.array(
+                [
+                    math.log(max(call_weight(observation, hands, cons, self.sigma), 1e-300))
+                    for hands in drawn.tolist()
+                ]
+            )
         if self._replay is not None and self.surprise:
-            step = math.log(self.surprise)
-            for i, misses in enumerate(self._replay.surprises(drawn)):
-                logs[i] += misses * step
+            logs += self._replay.surprises(drawn) * math.log(self.surprise)
         return logs
 
 
-def _resample(logs: list[float], count: int, rng: random.Random) -> list[int]:
+_ONE = random.Random(0)
+"""The stream of the template's deal: any deal will do, and the caller's stream stays put."""
+
+
+def _resample(logs: Any, count: int, rng: random.Random) -> Any:
     """``count`` indices drawn in proportion to ``exp(logs)`` (systematic resampling:
     one random offset, evenly spaced, so each index is picked about as often as its
     share says)."""
-    top = max(logs)
-    weights = [math.exp(log - top) for log in logs]
-    step = sum(weights) / count
-    at = rng.random() * step
-    picks: list[int] = []
-    run = 0.0
-    for i, weight in enumerate(weights):
-        run += weight
-        while at < run and len(picks) < count:
-            picks.append(i)
-            at += step
-    while len(picks) < count:  # rounding at the very end
-        picks.append(len(weights) - 1)
-    return picks
+    import numpy
+
+    cum = numpy.cumsum(numpy.exp(logs - logs.max()))
+    step = cum[-1] / count
+    at = (rng.random() + numpy.arange(count)) * step
+    return numpy.minimum(numpy.searchsorted(cum, at, side="right"), len(cum) - 1)
 
 
 class _FastDeals:
@@ -657,27 +682,23 @@ class _FastDeals:
             return None
         return cls(observation, hands)
 
-    def draw(self, count: int, rng: random.Random) -> list[list[int]]:
-        """``count`` deals (hands by seat, the observer's own included)."""
+    def draw(self, count: int, rng: random.Random) -> Any:
+        """``count`` deals, ``[deal, seat]`` (the observer's own hand included)."""
         numpy, plan, cons = self.numpy, self.plan, self.cons
         out = numpy.zeros((count, 3), numpy.int64)
         filled = plan.deal(self.kernels, REJECTION_TRIES, rng.getrandbits(32), out)
-        deals = []
-        for row in out[:filled].tolist():
-            full = [0] * 4
-            full[cons.seat] = cons.hand
-            for s, hand in zip(self.others, row, strict=True):
-                full[s] = hand
-            deals.append(full)
+        deals = numpy.zeros((count, 4), numpy.int64)
+        deals[:, cons.seat] = cons.hand
+        deals[:, self.others] = out
         if filled < count:  # "holds one of" facts too tight for rejection
-            deals += self.hands.draw(count - filled, rng)
+            deals[filled:] = numpy.array(self.hands.draw(count - filled, rng), numpy.int64)
         return deals
 
-    def call_logs(self, drawn: list[list[int]], sigma: float) -> list[float]:
+    def call_logs(self, drawn: Any, sigma: float) -> Any:
         numpy, rules = self.numpy, self.rules
         out = numpy.zeros(len(drawn))
         self.kernels.call_log_likelihood(
-            numpy.array(drawn, numpy.int64),
+            drawn,
             self.played_by,
             self.calls,
             self.cons.seat,
@@ -687,7 +708,7 @@ class _FastDeals:
             float(sigma),
             out,
         )
-        return [float(x) for x in out]
+        return out
 
 
 class _Replay:
@@ -717,14 +738,15 @@ class _Replay:
             for letter in letters:
                 self.voids[s] |= 1 << SUITS.index(letter)
 
-    def surprises(self, drawn: list[list[int]]) -> list[int]:
-        """Cards of the others' play the policy would not have chosen, per drawn deal."""
+    def surprises(self, drawn: Any) -> Any:
+        """Cards of the others' play the policy would not have chosen, per drawn deal
+        (``drawn[deal, seat]``, a numpy array or lists)."""
         numpy = self.numpy
         out = numpy.zeros(len(drawn), numpy.int64)
         if self.played:
             self.playouts.surprises(
                 self.rules,
-                numpy.array(drawn, numpy.int64),
+                numpy.asarray(drawn, numpy.int64),
                 self.played_by,
                 self.history,
                 self.played,
@@ -734,7 +756,7 @@ class _Replay:
                 self.seat,
                 out,
             )
-        return [int(m) for m in out]
+        return out
 
 
 __all__ = [

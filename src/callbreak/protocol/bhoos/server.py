@@ -168,7 +168,8 @@ class BotService:
                 "bot %s answered %r, not a legal action: sent the heuristic's", self.spec, action
             )
             return Decision(_fallback_value(request), budget, f"the bot answered {action!r}")
-        return Decision(value, budget)
+        # A bot that answered with a stand-in's move says why (the expert without time).
+        return Decision(value, budget, getattr(bot, "fell_back", None))
 
     def fallback(self, kind: str, body: Any, raw: bytes, why: str) -> Decision:
         """The heuristic's answer, when the bot overran its guard or has no time at all."""
@@ -336,6 +337,10 @@ def create_app(
                 work = loop.run_in_executor(executor, service.decide, kind, body, raw, arrived)
                 try:
                     decision = await asyncio.wait_for(work, guard / 1000)
+                    if decision.fallback is not None:
+                        log.warning(
+                            "bot %s: %s: sent the heuristic's answer", bot, decision.fallback
+                        )
                 except TimeoutError:
                     decision = service.fallback(kind, body, raw, "the bot overran")
                     log.warning("bot %s overran %.0f ms: sent the heuristic's answer", bot, guard)
