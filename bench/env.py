@@ -1,9 +1,21 @@
 """Steps per second of the RL envs, beside OpenSpiel's ``spades`` driven from Python.
 
-Run: ``.venv/bin/python bench/env.py [--seconds S] [--tables N]``.  Every loop picks
-uniformly random legal actions and reads each decision's observation vector, as a
-learner would; a step is one decision (a call or a card), dealing is included in the
-time.  OpenSpiel is skipped with a message when ``pyspiel`` is missing (``callbreak[bench]``).
+Run: ``.venv/bin/python bench/env.py [--seconds S] [--tables N]``.  A step is one
+decision (a call or a card) at one table, with the observation vector and action mask
+of the seat to act next; dealing is included in the time.  Every loop picks uniformly
+random legal actions:
+
+* AEC env: ``last()`` (observation and mask), a random choice from the mask in Python,
+  ``step``.
+* batch env: per call, ``random_actions`` (one compiled draw per table) then ``step``,
+  which writes every table's next observation and mask into the env's arrays; steps =
+  calls × tables.  Also with the tables on numba's threads (``parallel=True``), and with
+  the actions drawn in numpy from the returned mask instead (``argmax`` of mask × noise,
+  as a learner's own sampling might), to show what choosing outside the kernel costs.
+* OpenSpiel spades: ``observation_tensor`` of the seat to act, a random legal action
+  (and once more without the tensor).
+
+OpenSpiel is skipped with a message when ``pyspiel`` is missing (``callbreak[bench]``).
 """
 
 from __future__ import annotations
@@ -16,6 +28,7 @@ import time
 import numpy as np
 
 from callbreak.env import BatchCallBreak, env
+from callbreak.env.batch import kernels
 from callbreak.rules import Rules
 
 
@@ -38,20 +51,26 @@ def aec_steps(seconds: float) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def batch_steps(seconds: float, tables: int) -> tuple[float, bool]:
-    """The batch env: one compiled call steps every table (random legal actions by numpy)."""
-    b = BatchCallBreak(tables, Rules.preset("callbreak"), seed=0)
+def batch_steps(
+    seconds: float, tables: int, *, parallel: bool = False, numpy: bool = False
+) -> float:
+    """The batch env: one compiled call draws every table's action, one steps them all."""
+    b = BatchCallBreak(tables, Rules.preset("callbreak"), seed=0, parallel=parallel)
     _, mask = b.reset()
-    _, mask, _, _ = b.step(np.argmax(mask, axis=1))  # compile before timing
     rng = np.random.default_rng(0)
+    actions = np.empty(tables, np.int64)
+    _, mask, _, _ = b.step(b.random_actions(rng, actions))  # compile before timing
     steps = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        # +1 keeps a legal action above the illegal ones even when its draw is exactly 0.
-        actions = np.argmax(mask * (rng.random(mask.shape, np.float32) + 1), axis=1)
+        if numpy:
+            # +1 keeps a legal action above the illegal ones even when its draw is exactly 0.
+            actions = np.argmax(mask * (rng.random(mask.shape, np.float32) + 1), axis=1)
+        else:
+            b.random_actions(rng, actions)
         _, mask, _, _ = b.step(actions)
         steps += tables
-    return steps / (time.perf_counter() - start), b.compiled
+    return steps / (time.perf_counter() - start)
 
 
 def spades_steps(seconds: float) -> tuple[float, float] | None:
@@ -88,18 +107,36 @@ def main() -> None:
     args = parser.parse_args()
     print(f"{platform.processor() or platform.machine()}, Python {platform.python_version()}")
     aec = aec_steps(args.seconds)
-    print(f"AEC env (PettingZoo, callbreak)      {aec:>12,.0f} steps/s")
-    batch, compiled = batch_steps(args.seconds, args.tables)
-    how = "numba" if compiled else "plain Python: pip install callbreak[fast]"
-    print(f"batch env ({args.tables} tables, {how}) {batch:>12,.0f} steps/s")
+    show("AEC env (PettingZoo, callbreak)", aec)
+    n = args.tables
+    batch = batch_steps(args.seconds, n)
+    threads = None
+    if not kernels().compiled:
+        show(f"batch env, {n} tables, plain Python: pip install callbreak[fast]", batch)
+    else:
+        import numba
+
+        show(f"batch env, {n} tables, numba", batch)
+        threads = batch_steps(args.seconds, n, parallel=True)
+        show(f"batch env, {n} tables, numba, {numba.get_num_threads()} threads", threads)
+        show(
+            f"batch env, {n} tables, numba, actions by numpy",
+            batch_steps(args.seconds, n, numpy=True),
+        )
     spades = spades_steps(args.seconds)
     if spades is None:
         print("OpenSpiel spades: skipped, pyspiel is not installed (pip install callbreak[bench])")
         return
-    print(f"OpenSpiel spades, observation tensor {spades[0]:>12,.0f} steps/s")
-    print(f"OpenSpiel spades, actions only       {spades[1]:>12,.0f} steps/s")
-    print(f"AEC / spades (with observations)      {aec / spades[0]:>11.2f}x")
-    print(f"batch / spades (with observations)    {batch / spades[0]:>11.1f}x")
+    show("OpenSpiel spades, observation tensor", spades[0])
+    show("OpenSpiel spades, actions only", spades[1])
+    print(f"{'AEC / spades (with observations)':<52}{aec / spades[0]:>10.2f}x")
+    print(f"{'batch / spades (with observations)':<52}{batch / spades[0]:>10.1f}x")
+    if threads is not None:
+        print(f"{'batch on threads / spades':<52}{threads / spades[0]:>10.1f}x")
+
+
+def show(label: str, steps: float) -> None:
+    print(f"{label:<52}{steps:>12,.0f} steps/s")
 
 
 if __name__ == "__main__":

@@ -293,7 +293,7 @@ def _play_batch_against_aec(compiled: bool) -> int:
     for i in range(3):
         e = CallBreakEnv(rules=rules)
         hands = [[CARD_NAMES[c] for c in cards_of(int(h))] for h in batch.hands[i]]
-        e.reset(options={"hands": hands, "dealer": int(batch._state[1][i])})
+        e.reset(options={"hands": hands, "dealer": int(batch.dealers[i])})
         envs.append(e)
     rng = np.random.default_rng(0)
     steps = 0
@@ -335,6 +335,39 @@ def test_batch_env_refuses_an_illegal_action_and_changes_nothing() -> None:
     assert np.array_equal(batch.obs, before)
     with pytest.raises(ValueError, match="batch env plays"):
         BatchCallBreak(1, Rules.preset("batak-ihale"))
+
+
+def test_batch_env_random_actions_are_legal_and_reproducible() -> None:
+    batch = BatchCallBreak(4, seed=2, compiled=False)
+    _, mask = batch.reset()
+    rng, again = np.random.default_rng(7), np.random.default_rng(7)
+    for _ in range(60):  # the calls and well into the play
+        actions = batch.random_actions(rng)
+        assert np.array_equal(actions, batch.random_actions(again))
+        assert all(mask[i, a] == 1 for i, a in enumerate(actions))
+        _, mask, _, _ = batch.step(actions)
+
+
+def test_batch_env_parallel_steps_as_the_serial_one() -> None:
+    """The threads change nothing: same deals (redeals and voided calls included), same
+    vectors, masks, rewards, step after step.  (One env after the other: envs in one
+    thread share numba's generator, so two stepped in turn would deal differently.)"""
+    pytest.importorskip("numba", reason="the compiled batch env needs numba (callbreak[fast])")
+    rules = Rules.preset("callbreak-bhoos")  # misdeal=auto: redeals; min_total_calls voids
+
+    def play(parallel: bool) -> list[np.ndarray]:
+        batch = BatchCallBreak(16, rules, seed=4, parallel=parallel)
+        assert batch.parallel == parallel
+        seen = [a.copy() for a in batch.reset()]
+        rng = np.random.default_rng(1)
+        for _ in range(160):  # two deals and more at every table
+            seen += [a.copy() for a in batch.step(batch.random_actions(rng))]
+        return seen
+
+    serial = play(parallel=False)
+    assert sum(int(a.sum()) for a in serial[5::4]) >= 32  # deals ended (done flags)
+    threads = play(parallel=True)
+    assert all(np.array_equal(a, b) for a, b in zip(serial, threads, strict=True))
 
 
 # ----------------------------------------------------------- the rl bot
