@@ -419,6 +419,8 @@ class GameFace:
     """The columns of a finished deal's summary (see ``COLUMN_LABELS``)."""
     scoring: str
     """One line on how the game scores, for the rules panel and the result card."""
+    stock: bool = False
+    """Whether the undealt stock matters to the players (it is drawn from) and is shown."""
 
 
 STAT_LABELS = {"call": "call", "bid": "bid", "won": "won", "card_points": "pts", "score": "score"}
@@ -468,6 +470,7 @@ GAMES: dict[str, GameFace] = {
         stats=("won", "score"),
         summary=("won", "points", "total"),
         scoring="Race to 15: +1 a trick, −5 for staying in and winning none.",
+        stock=True,
     ),
 }
 """Every scoring family of the family, as every face shows it."""
@@ -483,7 +486,12 @@ def face_tables() -> dict[str, Any]:
     return {
         "phases": {name: phase.table() for name, phase in PHASES.items()},
         "games": {
-            name: {"stats": list(g.stats), "summary": list(g.summary), "scoring": g.scoring}
+            name: {
+                "stats": list(g.stats),
+                "summary": list(g.summary),
+                "scoring": g.scoring,
+                "stock": g.stock,
+            }
             for name, g in GAMES.items()
         },
         "suits": SUIT_LABELS,
@@ -571,7 +579,7 @@ def deal_facts(view: Observation, names: Sequence[str]) -> str:
     if view.partner_card is not None:
         who = "" if view.partner is None else f" ({names[view.partner]})"
         parts.append(f"partner {face(view.partner_card)}{who}")
-    if view.phase == "exchange" or (view.stock_size and view.game == "horsethief"):
+    if view.stock_size and game_face(view.game).stock:
         parts.append(f"stock {view.stock_size}")
     return " · ".join(parts)
 

@@ -351,7 +351,7 @@ class TableView {
       bits.push(el("span.info.partner-card", {}, `Partner card ${cardLabel(obs.partner_card)}`,
         obs.partner !== null && obs.partner !== undefined ? ` — ${obs.partner === obs.declarer ? "plays alone" : this.name(obs.partner)}` : ""));
     }
-    if (obs.stock_size) bits.push(el("span.info.stock", { text: `stock ${obs.stock_size}` }));
+    if (obs.stock_size && this.gameInfo().stock) bits.push(el("span.info.stock", { text: `stock ${obs.stock_size}` }));
     if (obs.unplayed) bits.push(el("span.info", { text: obs.unplayed }));
     const upcard = obs.upcard ? el("div.upcard", { title: "face-up card" }, cardEl(obs.upcard, { class: "face-up" })) : null;
     return el("div.deal-info", {}, upcard, el("div.info-lines", {}, bits));
