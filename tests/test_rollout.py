@@ -206,3 +206,44 @@ def test_surprises_count_exactly_the_cards_the_heuristic_would_not_have_played(
                 assert out[0] == expected, (trial, observer)
         seen += deviations
     assert seen > 8  # the random seat did stray from the policy
+
+
+MODEL_MIXES = [(1.0,), (0.0, 1.0), (0.0, 0.0, 1.0), (0.0, 0.0, 0.0, 1.0), (0, 0, 0, 0, 1.0)]
+
+
+@pytest.mark.parametrize("options", OPTION_SETS)
+def test_mixed_playouts_are_complete_and_compiled_equal_interpreted(
+    options: dict[str, object],
+) -> None:
+    """Every play model of the others (``expert.MODELS``) plays legal, complete deals, the
+    same compiled as interpreted; with the heuristic alone they are the plain playouts."""
+    rules = play_rules(Rules.preset("callbreak").replace(**options))
+    hands = worlds(8, 7)
+    calls = numpy.full((8, 4), 3, numpy.int64)
+    none = numpy.zeros(4, numpy.int64)
+    cards = numpy.array([c for c in range(52) if hands[0, 1] >> c & 1], numpy.int64)
+    plain = numpy.zeros((8, 3, 4), numpy.int64)
+    playouts()[-1].call_tricks(rules, hands, 0, calls, none, 1, 2, plain)
+    results: list[list[numpy.ndarray]] = []
+    for built in playouts():
+        mine = []
+        for models in [*MODEL_MIXES, (0.4, 0.15, 0.15, 0.15, 0.15)]:
+            weights = numpy.array(models, float)
+            out = numpy.zeros((8, 3, 4), numpy.int64)
+            built.mixed_call_tricks(rules, hands, 0, calls, none, 1, 2, out, weights, 0.3, 5)
+            assert (out.sum(axis=-1) == 13).all()
+            if models == (1.0,):
+                assert (out == plain).all()
+            by_card = numpy.zeros((1, len(cards), 4), numpy.int64)
+            built.mixed_card_tricks(
+                rules, hands[:1], 1, none, 0, none, calls[0], False, True, none, 1, cards,
+                by_card, weights, 0.3, 5,
+            )  # fmt: skip
+            assert (by_card.sum(axis=-1) == 13).all()
+            mine += [out, by_card]
+        results.append(mine)
+    for other in results[1:]:
+        for a, b in zip(other, results[0], strict=True):
+            assert (a == b).all()
+    # the other models do play otherwise
+    assert all((results[0][0] != results[0][2 * k]).any() for k in range(1, len(MODEL_MIXES)))

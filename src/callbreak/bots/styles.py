@@ -23,8 +23,9 @@ where their style does.
   trick, whether or not it needs the trick.  It calls like the heuristic.
 * ``expert-plain`` is the expert with its assumptions about the others off:
   worlds weighed only by the hard facts and the calls (``surprise=1``), no
-  ``call_bias``, fixed world counts (``deterministic=1``, so it is
-  reproducible and about as fast on a loaded machine as on a quiet one).
+  ``call_bias``, the others played out as the heuristic exactly (``models=1``),
+  fixed world counts (``deterministic=1``, so it is reproducible and about as
+  fast on a loaded machine as on a quiet one).
   Every expert option can still be given (``expert-plain:worlds=96``).
 * ``selfplay`` is the policy trained by self-play (the ``rl`` bot) with the
   example policy ``examples/callbreak-rl.npz`` by default, so a pool can name
@@ -194,6 +195,7 @@ class PlainExpertBot(ExpertBot):
         call_bias: float | None = 0.0,
         call_spread: float | None = 0.0,
         deterministic: int = 1,
+        models: str | float = 1,
         **options: Any,
     ) -> None:
         super().__init__(
@@ -202,6 +204,7 @@ class PlainExpertBot(ExpertBot):
             call_bias=call_bias,
             call_spread=call_spread,
             deterministic=deterministic,
+            models=models,
             **options,
         )
 

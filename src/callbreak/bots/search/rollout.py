@@ -16,6 +16,15 @@ loses.  Each seat knows what the heuristic knows and no more: the cards it
 cannot see (the others' hands together) and the voids shown so far, so the
 playouts model the way heuristic players really play, not better.
 Without numba the very same functions run as plain Python (for the tests).
+
+``mixed_call_tricks`` and ``mixed_card_tricks`` let the other seats play
+otherwise, each with a model drawn per world and seat (``choose_as``): the
+heuristic, the heuristic playing a random legal card now and then
+(``noise``), a trumper, a ducker and a greedy player (the styles of
+``bots.styles``, rewritten here); the seat itself always plays the
+heuristic.  The draws come from a 31-bit generator seeded per world, so
+every card (or call) of a world faces the same models and the same random
+moves, compiled or interpreted.
 """
 
 from __future__ import annotations
@@ -24,6 +33,8 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+import numpy
 
 from callbreak.bots.search import _core
 from callbreak.cards import RANK_COUNT, SUIT_MASKS
@@ -41,6 +52,8 @@ class Rollouts:
     card_tricks: Callable[..., Any]
     surprises: Callable[..., Any]
     compiled: bool
+    mixed_call_tricks: Callable[..., Any]
+    mixed_card_tricks: Callable[..., Any]
 
 
 def _build(jit: Callable[[Any], Any]) -> Rollouts:
@@ -254,6 +267,147 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
 
     choose = jit(choose)
 
+    def draw(rng: Any) -> float:
+        """A uniform number in [0, 1) from the 31-bit generator state ``rng[0]``."""
+        x = (int(rng[0]) * 1103515245 + 12345) & 0x7FFFFFFF
+        rng[0] = x
+        return x / 2147483648.0
+
+    draw = jit(draw)
+
+    def pick(models: Any, rng: Any) -> int:
+        """A play model drawn with the weights ``models`` (summing to more than 0)."""
+        total = 0.0
+        for k in range(models.shape[0]):
+            total += models[k]
+        u = draw(rng) * total
+        for k in range(models.shape[0]):
+            u -= models[k]
+            if u < 0:
+                return k
+        return 0
+
+    pick = jit(pick)
+
+    def choose_as(
+        style: int,
+        noise: float,
+        rng: Any,
+        rules: Any,
+        hands: Any,
+        p: int,
+        n: int,
+        leader: int,
+        led: int,
+        win: int,
+        need: int,
+        voids: Any,
+        first_trick: bool,
+        trump_played: bool,
+    ) -> int:
+        """``choose`` for a seat of another play model (``MODELS``): the heuristic (0), the
+        heuristic playing a random legal card with probability ``noise`` (1), a trumper (2),
+        a ducker (3), or a greedy player who never stops taking tricks (4)."""
+        if style == 0:
+            return choose(
+                rules, hands, p, n, leader, led, win, need, voids, first_trick, trump_played
+            )
+        trump = rules.trump
+        hand = int(hands[p])
+        legal = int(legal_mask(rules, hand, led, win, first_trick, trump_played))
+        if legal & (legal - 1) == 0:
+            return low(legal)
+        if style == 1:
+            if draw(rng) < noise:
+                k = int(draw(rng) * count(legal))
+                m = legal
+                while k > 0:
+                    m ^= 1 << low(m)
+                    k -= 1
+                return low(m)
+        elif style == 2 and trump >= 0:
+            tmask = SUIT_MASKS[trump]
+            if n == 0:
+                unseen = int(hands[0] | hands[1] | hands[2] | hands[3]) & ~hand
+                trumps = legal & tmask
+                if trumps and unseen & tmask:
+                    if is_boss(top(trumps), unseen):
+                        return top(trumps)
+                    return low(trumps)
+            elif led != trump and not hand & SUIT_MASKS[led]:
+                m = legal & tmask
+                while m:
+                    c = low(m)
+                    m ^= 1 << c
+                    if beats(c, win, trump):
+                        return c
+        elif style == 3 and need > 0:
+            tmask = SUIT_MASKS[trump] if trump >= 0 else 0
+            unseen = int(hands[0] | hands[1] | hands[2] | hands[3]) & ~hand
+            if n == 0:
+                best = -1
+                best_key = -1
+                m = legal
+                while m:
+                    c = low(m)
+                    m ^= 1 << c
+                    if not is_boss(c, unseen):
+                        continue
+                    suit = c // RANK_COUNT
+                    ok = suit == trump or trump < 0 or not unseen & tmask
+                    if not ok:
+                        ok = True
+                        for q in range(PLAYERS):
+                            if q != p and (voids[q] >> suit) & 1:
+                                ok = False
+                    key = c + (64 if suit != trump else 0)  # side suits first, then high
+                    if ok and key > best_key:
+                        best = c
+                        best_key = key
+                if best >= 0:
+                    return best
+            else:
+                later = 0
+                for k in range(n + 1, PLAYERS):
+                    later |= 1 << ((leader + k) % PLAYERS)
+                sure = -1
+                m = legal
+                while m:
+                    c = low(m)
+                    m ^= 1 << c
+                    if not beats(c, win, trump) or (
+                        later and not holds(c, unseen, voids, later, trump)
+                    ):
+                        continue
+                    if sure < 0 or (sure // RANK_COUNT == trump and c // RANK_COUNT != trump):
+                        sure = c
+                if sure >= 0:
+                    return sure
+            side = legal & ~tmask if n == 0 else legal
+            pool = side if side else legal
+            best = -1
+            m = pool
+            while m:
+                c = low(m)
+                m ^= 1 << c
+                if best < 0:
+                    best = c
+                    continue
+                kc = c % RANK_COUNT + (16 if c // RANK_COUNT == trump else 0)
+                kb = best % RANK_COUNT + (16 if best // RANK_COUNT == trump else 0)
+                if kc < kb or (
+                    kc == kb
+                    and count(hand & SUIT_MASKS[c // RANK_COUNT])
+                    < count(hand & SUIT_MASKS[best // RANK_COUNT])
+                ):
+                    best = c
+            return best
+        elif style == 4 and need < 1:
+            need = 1
+        return choose(rules, hands, p, n, leader, led, win, need, voids, first_trick, trump_played)
+
+    choose_as = jit(choose_as)
+
     def place(
         rules: Any,
         hands: Any,
@@ -294,6 +448,9 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
         first_trick: bool,
         voids: Any,
         seat: int,
+        styles: Any,
+        noise: float,
+        rng: Any,
     ) -> int:
         """Play from the trick in progress (``trick[:ncards]`` led by ``leader``) to the
         end; ``hands``, ``won`` and the shown ``voids`` (4-bit suit sets by seat) are
@@ -316,7 +473,10 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
         while hands[0] | hands[1] | hands[2] | hands[3]:
             while n < PLAYERS:
                 p = (leader + n) % PLAYERS
-                c = choose(
+                c = choose_as(
+                    styles[p],
+                    noise,
+                    rng,
                     rules,
                     hands,
                     p,
@@ -342,19 +502,42 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
 
     play_out = jit(play_out)
 
-    def call_tricks(
-        rules: Any, worlds: Any, leader: int, calls: Any, voids0: Any, seat: int, lo: int, out: Any
+    def seat_models(models: Any, seed: int, i: int, seat: int, styles: Any, rng: Any) -> None:
+        """Draw world ``i``'s play model for each seat but ``seat`` (which plays the
+        heuristic) into ``styles``, and seed ``rng`` for the world's noisy moves."""
+        rng[0] = (seed + 1 + i * 40503) & 0x7FFFFFFF
+        for p in range(PLAYERS):
+            styles[p] = 0 if p == seat else pick(models, rng)
+        draw(rng)
+
+    seat_models = jit(seat_models)
+
+    def mixed_call_tricks(
+        rules: Any,
+        worlds: Any,
+        leader: int,
+        calls: Any,
+        voids0: Any,
+        seat: int,
+        lo: int,
+        out: Any,
+        models: Any,
+        noise: float,
+        seed: int,
     ) -> None:
-        """Deals played out from the first lead: ``worlds[i]`` holds the four hands,
-        ``calls[i]`` the four calls; ``out[i, k, p]`` gets seat ``p``'s tricks when
-        ``seat`` calls ``lo + k`` (the call changes how it plays: it ducks once it is made).
-        ``voids0`` holds the voids known before the first lead (declared ones)."""
+        """``call_tricks`` with the other seats playing models drawn per world and seat
+        with the weights ``models`` (see ``choose_as``; ``noise`` for model 1), from the
+        generator seeded by ``seed``: every call of a world faces the same models."""
+        styles = calls[0].copy()
+        rng = calls[0][:1].copy()
         trick = worlds[0].copy()
         voids = voids0.copy()
         hands = worlds[0].copy()
         won = worlds[0].copy()
         want = calls[0].copy()
         for i in range(worlds.shape[0]):
+            seat_models(models, seed, i, seat, styles, rng)
+            start = rng[0]
             for k in range(out.shape[1]):
                 for p in range(PLAYERS):
                     hands[p] = worlds[i, p]
@@ -362,11 +545,37 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
                     want[p] = calls[i, p]
                     voids[p] = voids0[p]
                 want[seat] = lo + k
-                play_out(rules, hands, leader, trick, 0, won, want, False, True, voids, seat)
+                rng[0] = start
+                play_out(
+                    rules,
+                    hands,
+                    leader,
+                    trick,
+                    0,
+                    won,
+                    want,
+                    False,
+                    True,
+                    voids,
+                    seat,
+                    styles,
+                    noise,
+                    rng,
+                )
                 for p in range(PLAYERS):
                     out[i, k, p] = won[p]
 
-    def card_tricks(
+    def call_tricks(
+        rules: Any, worlds: Any, leader: int, calls: Any, voids0: Any, seat: int, lo: int, out: Any
+    ) -> None:
+        """Deals played out from the first lead: ``worlds[i]`` holds the four hands,
+        ``calls[i]`` the four calls; ``out[i, k, p]`` gets seat ``p``'s tricks when
+        ``seat`` calls ``lo + k`` (the call changes how it plays: it ducks once it is made).
+        ``voids0`` holds the voids known before the first lead (declared ones)."""
+        models = numpy.ones(1)
+        mixed_call_tricks(rules, worlds, leader, calls, voids0, seat, lo, out, models, 0.0, 0)
+
+    def mixed_card_tricks(
         rules: Any,
         worlds: Any,
         leader: int,
@@ -380,17 +589,24 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
         seat: int,
         cards: Any,
         out: Any,
+        models: Any,
+        noise: float,
+        seed: int,
     ) -> None:
-        """Each of ``cards`` played by ``seat`` to the trick in progress in each world,
-        then the deal played out: ``out[i, j, p]`` gets seat ``p``'s final tricks.
-        ``voids0`` holds the voids the public record shows so far (4-bit suit sets)."""
+        """``card_tricks`` with the other seats playing models drawn per world and seat
+        (as ``mixed_call_tricks``): every card of a world faces the same models."""
+        styles = calls.copy()
+        rng = calls[:1].copy()
         trump = rules.trump
         voids = voids0.copy()
         hands = worlds[0].copy()
         won = won0.copy()
         now = trick.copy()
         for i in range(worlds.shape[0]):
+            seat_models(models, seed, i, seat, styles, rng)
+            start = rng[0]
             for j in range(cards.shape[0]):
+                rng[0] = start
                 for p in range(PLAYERS):
                     hands[p] = worlds[i, p]
                     won[p] = won0[p]
@@ -414,7 +630,22 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
                             w = now[k]
                             ws = (seat + 1 + k) % PLAYERS
                     won[ws] += 1
-                    play_out(rules, hands, ws, now, 0, won, calls, tp, False, voids, seat)
+                    play_out(
+                        rules,
+                        hands,
+                        ws,
+                        now,
+                        0,
+                        won,
+                        calls,
+                        tp,
+                        False,
+                        voids,
+                        seat,
+                        styles,
+                        noise,
+                        rng,
+                    )
                 else:
                     play_out(
                         rules,
@@ -428,9 +659,50 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
                         first_trick,
                         voids,
                         seat,
+                        styles,
+                        noise,
+                        rng,
                     )
                 for p in range(PLAYERS):
                     out[i, j, p] = won[p]
+
+    def card_tricks(
+        rules: Any,
+        worlds: Any,
+        leader: int,
+        trick: Any,
+        ncards: int,
+        won0: Any,
+        calls: Any,
+        trump_played: bool,
+        first_trick: bool,
+        voids0: Any,
+        seat: int,
+        cards: Any,
+        out: Any,
+    ) -> None:
+        """Each of ``cards`` played by ``seat`` to the trick in progress in each world,
+        then the deal played out: ``out[i, j, p]`` gets seat ``p``'s final tricks.
+        ``voids0`` holds the voids the public record shows so far (4-bit suit sets)."""
+        models = numpy.ones(1)
+        mixed_card_tricks(
+            rules,
+            worlds,
+            leader,
+            trick,
+            ncards,
+            won0,
+            calls,
+            trump_played,
+            first_trick,
+            voids0,
+            seat,
+            cards,
+            out,
+            models,
+            0.0,
+            0,
+        )
 
     def surprises(
         rules: Any,
@@ -500,8 +772,15 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
                     win = -1
             out[i] = miss
 
+    mixed_call_tricks = jit(mixed_call_tricks)
+    mixed_card_tricks = jit(mixed_card_tricks)
     return Rollouts(
-        jit(call_tricks), jit(card_tricks), jit(surprises), compiled=jit is not _identity
+        jit(call_tricks),
+        jit(card_tricks),
+        jit(surprises),
+        compiled=jit is not _identity,
+        mixed_call_tricks=mixed_call_tricks,
+        mixed_card_tricks=mixed_card_tricks,
     )
 
 
