@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
+import numpy as np
 import pytest
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, precondition, rule
 
 from callbreak import Deal, IllegalAction, Match
 from callbreak.bots import Bot
@@ -111,3 +115,54 @@ def play_legally(match: Match, bots: Sequence[Bot]) -> None:
         assert action in observation.legal, (observation.phase, action)
         match.act(action)
     assert match.winners
+
+
+class MatchMachine(RuleBasedStateMachine):
+    """The steps every match state machine takes: a legal action drawn by Hypothesis, or the
+    rest of the deal at random; the subclass starts ``match`` and checks what its game keeps."""
+
+    match: Match
+    DEAL_ACTIONS: ClassVar[int] = 150
+    """More actions than any deal of the game can take: a deal that does is stuck."""
+
+    @precondition(lambda self: not self.match.over)
+    @rule(data=st.data())
+    def play_a_legal_action(self, data: st.DataObject) -> None:
+        self.match.act(data.draw(st.sampled_from(self.match.legal()), label="action"))
+
+    @precondition(lambda self: not self.match.over)
+    @rule(seed=st.integers(min_value=0, max_value=2**16))
+    def play_out_the_deal(self, seed: int) -> None:
+        rng = random.Random(seed)
+        deal = self.match.deal
+        for _ in range(self.DEAL_ACTIONS):
+            if self.match.over or self.match.deal is not deal:
+                return
+            self.match.act(rng.choice(self.match.legal()))
+        raise AssertionError(f"a deal took more than {self.DEAL_ACTIONS} actions")
+
+
+def step_twin_envs(
+    envs: Sequence[Any], never: set[int], rng: random.Random, *, seat_1_always_differs: bool
+) -> int:
+    """Step two AEC envs whose deals differ only in cards of seats other than 0 with the same
+    random actions, none of ``never`` (the swapped cards), asserting that seat 0's vector is
+    the same in both at every step and seat 1's differs (always, or at the start); returns
+    the steps taken before a swapped card had to be played or the deal ended."""
+    steps = 0
+    while not envs[0].terminations["player_0"]:
+        v0 = [e.observe("player_0")["observation"] for e in envs]
+        assert np.array_equal(v0[0], v0[1]), f"seat 0 sees the difference at step {steps}"
+        if seat_1_always_differs or steps == 0:
+            v1 = [e.observe("player_1")["observation"] for e in envs]
+            assert not np.array_equal(v1[0], v1[1])
+        legal = [set(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])) for e in envs]
+        assert legal[0] - never == legal[1] - never
+        common = sorted(legal[0] - never)
+        if not common:
+            break  # a swapped card must be played now: the deals part here
+        action = rng.choice(common)
+        for e in envs:
+            e.step(int(action))
+        steps += 1
+    return steps

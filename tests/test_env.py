@@ -30,6 +30,7 @@ from callbreak.env import (
 from callbreak.env import encoding as encoding_module
 from callbreak.env.policy import LinearPolicy
 from callbreak.rules import Rules
+from helpers import step_twin_envs
 
 CARD_FIELDS = ("hand", "played", "trick", "nest", "discards")
 """Fields indexed by card that a seat's own knowledge fills (partner_card, upcard are public)."""
@@ -263,22 +264,7 @@ def test_a_seats_vector_is_the_same_whatever_the_others_hold() -> None:
         e.reset(options={"hands": [[CARD_NAMES[c] for c in h] for h in deal_hands], "dealer": 3})
         envs.append(e)
     never = {envs[0].encoder.action_index(CARD_NAMES[c]) for c in (a, b)}
-    rng = random.Random(5)
-    steps = 0
-    while not envs[0].terminations["player_0"]:
-        v0 = [e.observe("player_0")["observation"] for e in envs]
-        assert np.array_equal(v0[0], v0[1]), f"seat 0 sees the difference at step {steps}"
-        v1 = [e.observe("player_1")["observation"] for e in envs]
-        assert not np.array_equal(v1[0], v1[1])
-        legal = [set(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])) for e in envs]
-        assert legal[0] - never == legal[1] - never
-        common = sorted(legal[0] - never)
-        if not common:
-            break  # a swapped card must be played now: the deals part here
-        action = rng.choice(common)
-        for e in envs:
-            e.step(int(action))
-        steps += 1
+    steps = step_twin_envs(envs, never, random.Random(5), seat_1_always_differs=True)
     assert steps >= 12  # the calls and at least two tricks
 
 

@@ -18,6 +18,7 @@ from gymnasium.utils.env_checker import check_env
 from callbreak.engine import Observation
 from callbreak.env import CallBreakEnv, Encoder, SingleSeat, env
 from callbreak.rules import Rules
+from helpers import step_twin_envs
 
 DECK = [r + s for s in "SHDC" for r in "AKQJT98765432"]
 FIVE = [("snarples", 3), ("snarples", 8), ("donut", 4), ("donut", 6)]
@@ -269,23 +270,7 @@ def test_seat_0_sees_the_same_vector_whatever_the_others_hold(preset: str, playe
             e.reset(options={"deck": order, "dealer": players - 1})
             envs.append(e)
         never = {envs[0].encoder.action_index(name) for name in never_names}
-        rng = random.Random(seed)
-        steps = 0
-        while not envs[0].terminations["player_0"]:
-            v0 = [e.observe("player_0")["observation"] for e in envs]
-            assert np.array_equal(v0[0], v0[1]), f"seat 0 sees the difference at step {steps}"
-            if steps == 0:
-                v1 = [e.observe("player_1")["observation"] for e in envs]
-                assert not np.array_equal(v1[0], v1[1])
-            legal = [set(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])) for e in envs]
-            assert legal[0] - never == legal[1] - never
-            common = sorted(legal[0] - never)
-            if not common:
-                break  # a swapped card must be played now: the deals part here
-            action = rng.choice(common)
-            for e in envs:
-                e.step(int(action))
-            steps += 1
+        steps = step_twin_envs(envs, never, random.Random(seed), seat_1_always_differs=False)
         longest = max(longest, steps)
     assert longest >= 2 * players  # past the drops into the exchange or the play
 

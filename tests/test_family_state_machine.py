@@ -13,16 +13,16 @@ except the declarer's once it has taken it, the nest.
 from __future__ import annotations
 
 import json
-import random
 import re
 from typing import Any, ClassVar
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from hypothesis.stateful import initialize, invariant, rule
 
 from callbreak import Deal, IllegalAction, Match, Points, Rules
 from callbreak.engine import games
+from helpers import MatchMachine
 
 CARD_TOKEN = re.compile(r"\b(?:[2-9TJQKA][SHDC]|(?:1[0-4]|[1-9])[RYGB]|ROOK)\b")
 PRE_PLAY = ("auction", "call", "trump", "discard", "partner")
@@ -115,7 +115,7 @@ def expected_legal(deal: Deal) -> set[str]:
     return {deal.deck.names[c] for c in allowed}
 
 
-class FamilyMachine(RuleBasedStateMachine):
+class FamilyMachine(MatchMachine):
     """One match of ``PRESET`` with a few of its options drawn at random."""
 
     PRESET: ClassVar[str] = ""
@@ -132,22 +132,6 @@ class FamilyMachine(RuleBasedStateMachine):
         self.totals = [Points(0)] * 4
 
     # ------------------------------------------------------------------ steps
-    @precondition(lambda self: not self.match.over)
-    @rule(data=st.data())
-    def play_a_legal_action(self, data: st.DataObject) -> None:
-        self.match.act(data.draw(st.sampled_from(self.match.legal()), label="action"))
-
-    @precondition(lambda self: not self.match.over)
-    @rule(seed=st.integers(min_value=0, max_value=2**16))
-    def play_out_the_deal(self, seed: int) -> None:
-        rng = random.Random(seed)
-        deal = self.match.deal
-        for _ in range(150):
-            if self.match.over or self.match.deal is not deal:
-                return
-            self.match.act(rng.choice(self.match.legal()))
-        raise AssertionError("a deal took more than 150 actions")
-
     @rule(data=st.data())
     def try_an_illegal_action(self, data: st.DataObject) -> None:
         match = self.match

@@ -14,15 +14,15 @@ sum of the deals; and no observation shows another seat's hand, the stock or the
 from __future__ import annotations
 
 import json
-import random
 import re
 from typing import Any, ClassVar
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from hypothesis.stateful import initialize, invariant, rule
 
 from callbreak import Deal, IllegalAction, Match, Points, Rules
+from helpers import MatchMachine
 
 CARD_TOKEN = re.compile(r"\b[2-9TJQKA][SHDC]\b")
 
@@ -31,12 +31,12 @@ def mask_of(cards: Any) -> int:
     return sum(1 << c for c in cards)
 
 
-class FiveCardMachine(RuleBasedStateMachine):
+class FiveCardMachine(MatchMachine):
     """One match of ``PRESET`` at ``PLAYERS`` seats."""
 
     PRESET: ClassVar[str] = ""
     PLAYERS: ClassVar[int] = 0
-    match: Match
+    DEAL_ACTIONS = 100
 
     @initialize(seed=st.integers(min_value=0, max_value=2**32))
     def start(self, seed: int) -> None:
@@ -45,22 +45,6 @@ class FiveCardMachine(RuleBasedStateMachine):
         self.start_score = Points.whole(self.game_rules.shape.start)
 
     # ------------------------------------------------------------------ steps
-    @precondition(lambda self: not self.match.over)
-    @rule(data=st.data())
-    def play_a_legal_action(self, data: st.DataObject) -> None:
-        self.match.act(data.draw(st.sampled_from(self.match.legal()), label="action"))
-
-    @precondition(lambda self: not self.match.over)
-    @rule(seed=st.integers(min_value=0, max_value=2**16))
-    def play_out_the_deal(self, seed: int) -> None:
-        rng = random.Random(seed)
-        deal = self.match.deal
-        for _ in range(100):
-            if self.match.over or self.match.deal is not deal:
-                return
-            self.match.act(rng.choice(self.match.legal()))
-        raise AssertionError("a five-card deal took more than 100 actions")
-
     @rule(data=st.data())
     def try_an_illegal_action(self, data: st.DataObject) -> None:
         match = self.match
