@@ -6,7 +6,9 @@ of the seat to act next; dealing is included in the time.  Every loop picks unif
 random legal actions:
 
 * AEC env: ``last()`` (observation and mask), a random choice from the mask in Python,
-  ``step``.
+  ``step``.  Its deals play on the compiled kernel (``fast``, the default with numba);
+  one deal before the clock starts compiles it.  Also with ``fast=False``: every step
+  builds the engine's ``Observation`` and encodes it in Python, as the other games do.
 * batch env: per call, ``random_actions`` (one compiled draw per table) then ``step``,
   which writes every table's next observation and mask into the env's arrays; steps =
   calls × tables.  Also with the tables on numba's threads (``parallel=True``), and with
@@ -32,11 +34,14 @@ from callbreak.env.batch import kernels
 from callbreak.rules import Rules
 
 
-def aec_steps(seconds: float) -> float:
+def aec_steps(seconds: float, *, fast: bool = True) -> float:
     """The PettingZoo AEC env: ``last()`` (observation and mask), then ``step``."""
-    e = env("callbreak")
+    e = env("callbreak", fast=fast)
     rng = random.Random(0)
     e.reset(seed=0)
+    for _ in e.agent_iter():  # one deal untimed: it compiles the kernel (numba)
+        obs, _, term, _, _ = e.last()
+        e.step(None if term else int(np.flatnonzero(obs["action_mask"])[0]))
     steps = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
@@ -108,6 +113,7 @@ def main() -> None:
     print(f"{platform.processor() or platform.machine()}, Python {platform.python_version()}")
     aec = aec_steps(args.seconds)
     show("AEC env (PettingZoo, callbreak)", aec)
+    show("AEC env, fast=False (every step on the engine)", aec_steps(args.seconds, fast=False))
     n = args.tables
     batch = batch_steps(args.seconds, n)
     threads = None

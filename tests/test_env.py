@@ -18,7 +18,7 @@ from pettingzoo.test import api_test
 
 from callbreak.bots import make_bot
 from callbreak.cards import CARD_NAMES, cards_of
-from callbreak.engine import Deal, Match
+from callbreak.engine import Deal, IllegalAction, Match
 from callbreak.env import (
     ENV_PRESETS,
     BatchCallBreak,
@@ -266,6 +266,98 @@ def test_a_seats_vector_is_the_same_whatever_the_others_hold() -> None:
     never = {envs[0].encoder.action_index(CARD_NAMES[c]) for c in (a, b)}
     steps = step_twin_envs(envs, never, random.Random(5), seat_1_always_differs=True)
     assert steps >= 12  # the calls and at least two tricks
+
+
+# ------------------------------------------------------- AEC env on the kernel
+CALL_PRESETS = ("callbreak", "callbreak-bhoos", "callbridge", "batak-koz-maca")
+"""The presets whose deals the AEC env plays on the compiled kernel (``fast``)."""
+
+
+def _step_fast_and_engine(a: CallBreakEnv, b: CallBreakEnv, rng: random.Random) -> int:
+    """Step the fast env ``a`` and the engine env ``b`` (reset alike) with the same random
+    legal actions to the end, checking every agent's observation, mask, reward and
+    termination after every step, and now and then that ``a.deal`` caught up with ``b``'s.
+    Returns the steps taken."""
+    steps = 0
+    for agent in a.agent_iter():
+        assert agent == b.agent_selection and a.agents == b.agents
+        for name in a.agents:
+            fast, slow = a.observe(name), b.observe(name)
+            assert np.array_equal(fast["observation"], slow["observation"]), (name, steps)
+            assert np.array_equal(fast["action_mask"], slow["action_mask"]), (name, steps)
+        assert a.rewards == b.rewards and a._cumulative_rewards == b._cumulative_rewards
+        assert a.terminations == b.terminations
+        obs, _, term, _, _ = a.last()
+        if term:
+            a.step(None)
+            b.step(None)
+            continue
+        if steps % 7 == 3:  # reading the deal catches it up; the kernel plays on after
+            assert a.deal is not None and b.deal is not None
+            assert a.deal.observation(a.deal.to_act or 0) == b.deal.observation(b.deal.to_act or 0)
+        action = rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
+        a.step(action)
+        b.step(action)
+        steps += 1
+    assert a.deal is not None and b.deal is not None and a.deal.points == b.deal.points
+    return steps
+
+
+@pytest.mark.parametrize("preset", CALL_PRESETS)
+def test_fast_env_steps_as_the_engine_does(preset: str) -> None:
+    """Same vectors, masks, rewards and lifecycle, seeded deals (misdeals included)."""
+    pytest.importorskip("numba", reason="the kernel needs numba (callbreak[fast])")
+    a, b = env(preset), env(preset, fast=False)
+    assert a.fast and not b.fast
+    steps = 0
+    for seed in range(25):
+        a.reset(seed=seed)
+        b.reset(seed=seed)
+        steps += _step_fast_and_engine(a, b, random.Random(seed))
+    assert steps >= 25 * 50
+
+
+def test_fast_env_plays_a_claimed_misdeal_and_a_void_deal_as_the_engine() -> None:
+    pytest.importorskip("numba", reason="the kernel needs numba (callbreak[fast])")
+    rules = Rules.preset("callbreak")  # misdeal=claim, min_total_calls=8
+    spadeless = [range(13, 26), [*range(0, 12), 51], range(26, 39), [12, *range(39, 51)]]
+    hands = [[CARD_NAMES[c] for c in hand] for hand in spadeless]
+    for claim in (True, False):
+        a, b = CallBreakEnv(rules=rules), CallBreakEnv(rules=rules, fast=False)
+        for e in (a, b):
+            e.reset(options={"hands": hands, "dealer": 3})
+            assert e.deal is not None and e.deal.phase == "misdeal"
+            e.step(e.encoder.action_index(claim))
+        steps = _step_fast_and_engine(a, b, random.Random(1))
+        assert (steps == 0) == claim  # a claim throws the deal in; else calls and play
+    a, b = CallBreakEnv(rules=rules), CallBreakEnv(rules=rules, fast=False)
+    for e in (a, b):
+        e.reset(seed=3)
+        for _ in range(4):  # four calls of 1: under min_total_calls, the deal is void
+            e.step(e.encoder.action_index(1))
+    assert b.deal is not None and b.deal.phase == "void" and a.terminations == b.terminations
+    assert _step_fast_and_engine(a, b, random.Random(2)) == 0
+
+
+def test_fast_env_refuses_an_illegal_card_naming_the_rule_and_changes_nothing() -> None:
+    pytest.importorskip("numba", reason="the kernel needs numba (callbreak[fast])")
+    e = env("callbreak-bhoos")
+    e.reset(seed=8)
+    for _ in range(4):
+        e.step(e.encoder.action_index(3))
+    e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))  # a lead
+    agent = e.agent_selection
+    before = e.observe(agent)
+    assert e.deal is not None
+    led = e.deal.trick[0] // 13
+    hand = e.deal.hands[e.deal.to_act or 0]
+    off_suit = next(c for c in cards_of(hand) if c // 13 != led and hand >> (led * 13) & 8191)
+    with pytest.raises(IllegalAction, match="follow"):
+        e.step(e.encoder.action_index(CARD_NAMES[off_suit]))
+    after = e.observe(agent)
+    assert e.agent_selection == agent
+    assert np.array_equal(after["observation"], before["observation"])
+    assert np.array_equal(after["action_mask"], before["action_mask"])
 
 
 # ------------------------------------------------------------------ batch env

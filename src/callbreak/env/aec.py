@@ -5,7 +5,10 @@ Agents are ``player_0`` .. ``player_{n-1}``, one per seat: four, or as many as
 Horsethief 3 to 5): ``env("snarples", players=8)``, the same as
 ``env("snarples", rules=Rules.preset("snarples").replace(players=8))``.
 ``observe(agent)`` encodes that seat's ``Observation`` (``callbreak.env.encoding``
-documents the vector); nothing else about the deal reaches an agent.
+documents the vector); nothing else about the deal reaches an agent.  In the four-seat
+call games the calls and tricks run on the batch env's compiled kernel instead
+(``fast``), which writes the very same vectors from that seat's hand and the public
+play, about seven times faster (``bench/env.py``).
 
 The reward of a seat is the deal's points when the deal ends (``reward="deal"``,
 the default; one episode is one deal) or each deal's points as it ends
@@ -33,6 +36,7 @@ import numpy as np
 from pettingzoo import AECEnv
 
 from callbreak.engine import Action, Deal, Match, Observation, observe_public
+from callbreak.env.batch import LIVE, KernelTable, compiled_kernels
 from callbreak.env.encoding import Encoder, Mask, Vector
 from callbreak.rules import Rules
 
@@ -51,6 +55,13 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
     {"deck": [...]}, "dealer": d)`` plays a known deal instead (deal mode; the games that
     deal a nest, a stock or an upcard take the whole ``deck``).  An illegal action raises
     ``IllegalAction`` naming the rule, and changes nothing.
+
+    ``fast`` (the default where it applies): the four-seat call games (Call Break, Call
+    Bridge, Batak Koz Maça) play each deal's calls and tricks on the batch env's compiled
+    kernel, with the very same vectors, masks and rewards, some ten times faster; the deal
+    (its seed, any misdeal claim) starts on the engine, and ``deal`` catches up with the
+    kernel whenever it is read.  It needs numba (``callbreak[fast]``) and ``reward="deal"``;
+    ``fast=False`` keeps every step on the engine.
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo's own name; copied per instance)
@@ -68,6 +79,7 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
         players: int | None = None,
         reward: str = "deal",
         render_mode: str | None = None,
+        fast: bool = True,
     ) -> None:
         super().__init__()
         if reward not in ("deal", "match"):
@@ -99,9 +111,36 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
             a: gymnasium.spaces.Discrete(e.num_actions) for a in self.possible_agents
         }
         self._rng = random.Random()
-        self.deal: Deal | None = None
+        self._deal: Deal | None = None
         self.match: Match | None = None
         self.agents: list[str] = []
+        kernels = compiled_kernels() if fast and reward == "deal" else None
+        self._table: KernelTable | None = None
+        if kernels is not None and KernelTable.serves(rules):
+            self._table = KernelTable(rules, self.encoder, kernels)
+        self._on_table = False
+        """Whether the deal in progress is on ``_table`` (from its calls to its end)."""
+        self._pending: list[Action] = []
+        """Actions the kernel has played that ``_deal`` has not caught up with yet."""
+
+    @property
+    def fast(self) -> bool:
+        """Whether deals play on the compiled kernel (see the class docstring)."""
+        return self._table is not None
+
+    @property
+    def deal(self) -> Deal | None:
+        """The deal in progress (the engine's ``Deal``, caught up with the kernel)."""
+        if self._pending:
+            assert self._deal is not None
+            pending, self._pending = self._pending, []
+            for action in pending:
+                self._deal.act(action)
+        return self._deal
+
+    @deal.setter
+    def deal(self, deal: Deal | None) -> None:
+        self._deal, self._pending, self._on_table = deal, [], False
 
     # -------------------------------------------------------------- spaces
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
@@ -162,6 +201,10 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
         return self.deal.observation(seat)
 
     def observe(self, agent: str) -> ObsDict:
+        if self._on_table:
+            assert self._table is not None
+            on_table = self._table.observe(self.agent_name_mapping[agent])
+            return {"observation": on_table[0], "action_mask": on_table[1]}
         obs = self.observation_of(agent)
         vector: Vector = self.encoder.encode(obs)
         mask: Mask = self.encoder.action_mask(obs.legal)
@@ -183,6 +226,9 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if self._on_table:
+            self._step_on_table(agent, int(action))
+            return
         engine_action = self.encoder.action(int(action))
         if self.match is not None:
             self.match.act(engine_action)
@@ -202,6 +248,28 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
         self._accumulate_rewards()
 
     # ------------------------------------------------------------ internals
+    def _step_on_table(self, agent: str, index: int) -> None:
+        """``step`` on the kernel.  Rewards are all 0 until the deal ends, so only the
+        acting agent's running reward needs clearing until then."""
+        table = self._table
+        assert table is not None
+        engine_action = self.encoder.action(index)
+        if not table.act(index):
+            assert self.deal is not None
+            self.deal.act(engine_action)  # raises IllegalAction, naming the rule
+            raise AssertionError(f"the kernel refused {engine_action!r}, the engine did not")
+        self._pending.append(engine_action)
+        self._cumulative_rewards[agent] = 0.0
+        if table.end == LIVE:
+            self.agent_selection = self.possible_agents[table.to_act]
+            return
+        self._clear_rewards()
+        for name, tenths in zip(self.agents, table.points(), strict=True):
+            self.rewards[name] = self.reward_sign * tenths / 10
+            self.terminations[name] = True
+        self.agent_selection = self.agents[0]
+        self._accumulate_rewards()
+
     def _current_totals(self) -> list[int]:
         """Points booked so far by seat, in tenths (the deal's once over; the match's)."""
         if self.match is not None:
@@ -224,6 +292,14 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
             return
         assert seat is not None
         self.agent_selection = self.possible_agents[seat]
+        deal = self._deal
+        fresh = (
+            deal is not None and deal.phase == "call" and deal.calls.count(None) == len(deal.calls)
+        )
+        if self._table is not None and fresh:
+            assert deal is not None
+            self._table.load(deal.hands, deal.dealer, seat)
+            self._on_table = True
         if self.match is not None and self.match.out:
             # Out of the game (Snarples at 33 or more): these seats are done for this match.
             gone = [

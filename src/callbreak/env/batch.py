@@ -29,6 +29,10 @@ default): every seat plays the hand on, as if each had declined to claim;
 engine does, and ``declare_voids`` is refused.  A deal voided by
 ``min_total_calls`` ends with no points.
 
+``KernelTable`` is one table on the same kernels, with its whole state in one row,
+so that a step or an observation costs one compiled call with a few plain arguments:
+the AEC env plays the calls and tricks of these games on it.
+
 The observation encodes only what the seat to act may know, from the arrays
 that hold its own hand and the public play; the test against ``Encoder``
 proves it is the very vector the ``Observation`` gives.
@@ -52,9 +56,17 @@ from callbreak.rules import Rules
 
 PLAYERS = 4
 HAND = 13
+INV_HAND = 1.0 / HAND
+"""tricks_won / 13 is shown as tricks_won * INV_HAND (the same float32s; a division costs more)."""
 CALL, PLAY = 0, 1
+LIVE, OVER, VOID = 0, 1, 2
+"""``info[i, I_END]``: the deal goes on, is over (scored), or void (``min_total_calls``)."""
 
-# Indices into the ``layout`` array handed to the compiled code.
+# Columns of ``info``: the trick in progress and the deal's progress.
+I_LED, I_WIN_CARD, I_WIN_SEAT, I_TRUMP_PLAYED, I_TRICKS, I_END = range(6)
+
+# Indices into the ``layout`` array handed to the compiled code: the vector's offsets,
+# then the play rules as plain ints (so a single table's entry points take no tuple).
 (
     L_HAND,
     L_PLAYED,
@@ -72,7 +84,27 @@ CALL, PLAY = 0, 1
     L_MIN_CALL,
     L_CARD0,
     L_TRUMP,
-) = range(16)
+    L_POINTS,
+    L_PHASE_OVER,
+    L_PHASE_VOID,
+    L_SCALE10,
+    L_MIN_TOTAL,
+    L_R_TRUMP,
+    L_R_OVERTAKE,
+    L_R_MUST_TRUMP,
+    L_R_WASTE,
+    L_R_FIRST_LEAD,
+    L_R_BROKEN,
+    L_R_STRIDE,
+    L_R_SUITS,  # four suit masks from here
+) = range(29)
+LAYOUT_SIZE = L_R_SUITS + 4
+
+# Columns of a single table's state row (``TableKernel``): the batch state's arrays side by
+# side, one row.
+F_HANDS, F_DEALER, F_PHASE, F_TO_ACT, F_CALLS, F_PLAYED, F_TRICK = 0, 4, 5, 6, 7, 11, 15
+F_TRICK_LEN, F_LEADER, F_WON, F_VOIDS, F_INFO = 19, 20, 21, 25, 29
+ROW = F_INFO + 6
 
 
 @dataclass(frozen=True)
@@ -82,6 +114,8 @@ class _Kernels:
     step: Callable[..., Any]
     encode: Callable[..., Any]
     random_actions: Callable[..., Any]
+    one_step: Callable[..., Any]
+    one_encode: Callable[..., Any]
     compiled: bool
 
 
@@ -90,10 +124,14 @@ def _build(
     np_: Any,
     loop: Any = range,
     step_jit: Callable[[Any], Any] | None = None,
+    inline: Callable[[Any], Any] | None = None,
 ) -> _Kernels:
     """The kernels, each passed through ``jit``; ``step`` through ``step_jit`` (a parallel
-    jit, say), running its tables with ``loop`` (``range``, or ``numba.prange``)."""
+    jit, say), running its tables with ``loop`` (``range``, or ``numba.prange``); the
+    helpers that take the state tuple through ``inline`` (numba's ``inline="always"``: a
+    call would copy the tuple and count up and down the owner of each of its arrays)."""
     step_jit = step_jit or jit
+    inline = inline or jit
     play_rules_type = tricks.PlayRules
     legal_mask = jit(tricks.legal_mask)
     beats = jit(tricks.beats)
@@ -108,10 +146,29 @@ def _build(
 
     qualifies = jit(qualifies)
 
+    def rules_of(layout: Any) -> Any:
+        """The play rules from their ints in ``layout`` (a parallel loop cannot take a tuple
+        inside a tuple, ``rules.suit_masks``, to its threads: each table rebuilds them)."""
+        sm = L_R_SUITS
+        return play_rules_type(
+            layout[L_R_TRUMP],
+            layout[L_R_OVERTAKE] != 0,
+            layout[L_R_MUST_TRUMP],
+            layout[L_R_WASTE] != 0,
+            layout[L_R_FIRST_LEAD] != 0,
+            layout[L_R_BROKEN] != 0,
+            layout[L_R_STRIDE],
+            (layout[sm], layout[sm + 1], layout[sm + 2], layout[sm + 3]),
+        )
+
+    rules_of = inline(rules_of)
+
     def deal(s: Any, i: int, redeal: Any) -> None:
         """Shuffle and deal table ``i`` afresh (its dealer is already set)."""
         hands, dealer = s[0], s[1]
-        deck = np_.arange(52)
+        deck = redeal[4:]  # scratch space: the kernels allocate nothing
+        for k in range(52):
+            deck[k] = k
         while True:
             np_.random.shuffle(deck)
             for seat in range(PLAYERS):
@@ -137,18 +194,34 @@ def _build(
             trick[i, seat] = -1
             won[i, seat] = 0
             voids[i, seat] = 0
-        info[i, 0] = -1  # led suit
-        info[i, 1] = -1  # winning card
-        info[i, 2] = -1  # winning seat
-        info[i, 3] = 0  # trump played
-        info[i, 4] = 0  # tricks done
+        info[i, I_LED] = -1
+        info[i, I_WIN_CARD] = -1
+        info[i, I_WIN_SEAT] = -1
+        info[i, I_TRUMP_PLAYED] = 0
+        info[i, I_TRICKS] = 0
+        info[i, I_END] = LIVE
 
     deal = jit(deal)
 
-    def encode(
-        rules: Any, s: Any, i: int, layout: Any, obs: Any, mask: Any, legal: Any, won_f: Any
-    ) -> None:
-        """Observation row and action mask of the seat to act at table ``i``.
+    def allowed(rules: Any, s: Any, i: int, seat: int) -> int:
+        """The cards ``seat`` may play now at table ``i`` (in the play)."""
+        info = s[11]
+        return legal_mask(  # type: ignore[no-any-return]
+            rules,
+            s[0][i, seat],
+            info[i, I_LED],
+            info[i, I_WIN_CARD],
+            info[i, I_TRICKS] == 0,
+            info[i, I_TRUMP_PLAYED],
+        )
+
+    allowed = inline(allowed)
+
+    def encode_row(
+        rules: Any, s: Any, i: int, me: int, layout: Any, scores: Any, row: Any, m: Any
+    ) -> int:
+        """Seat ``me``'s observation row and action mask at table ``i``; the cards it may play
+        (0 unless it is to act in the play).
 
         Written for the compiler: the row is cleared by a loop it turns into one memset,
         every offset is read into a local first (a store into the row could otherwise
@@ -160,9 +233,8 @@ def _build(
         o_hand, o_played, o_trick = layout[L_HAND], layout[L_PLAYED], layout[L_TRICK]
         o_calls, o_won, o_voids = layout[L_CALLS], layout[L_WON], layout[L_VOIDS]
         k1, min_call, card0 = layout[L_K1], layout[L_MIN_CALL], layout[L_CARD0]
-        me = to_act[i]
+        end = info[i, I_END]
         hand = hands[i, me]
-        row = obs[i]
         for k in range(row.shape[0]):
             row[k] = 0.0
         cells = row[o_hand : o_hand + 52]
@@ -184,46 +256,151 @@ def _build(
             call = calls[i, seat]
             column = 0 if call == 0 else 1 + call - min_call
             row[o_calls + rel * k1 + column] = 1.0
-            row[o_won + rel] = won_f[won[i, seat]]
+            row[o_won + rel] = won[i, seat] * INV_HAND
         for k in range(trick_len[i]):
             row[o_trick + k * 52 + trick[i, k]] = 1.0
-        row[layout[L_TO_ACT]] = 1.0
         row[layout[L_DEALER] + (dealer[i] - me) % PLAYERS] = 1.0
         row[layout[L_TRUMP]] = 1.0  # the fixed trump of the call games (spades)
-        m = mask[i]
         for k in range(m.shape[0]):
             m[k] = 0
+        if end != LIVE:
+            # Over (points shown, clipped like ``Encoder``'s) or void (no points).
+            row[layout[L_PHASE] + layout[L_PHASE_OVER if end == OVER else L_PHASE_VOID]] = 1.0
+            if end == OVER:
+                scale, o_points = layout[L_SCALE10], layout[L_POINTS]
+                for seat in range(PLAYERS):
+                    scaled = scores[calls[i, seat], won[i, seat]] / scale
+                    row[o_points + (seat - me) % PLAYERS] = min(10.0, max(-10.0, scaled))
+            return 0
+        row[layout[L_TO_ACT] + (to_act[i] - me) % PLAYERS] = 1.0
         if phase[i] == CALL:
             row[layout[L_PHASE] + layout[L_PHASE_CALL]] = 1.0
-            legal[i] = 0
-            for k in range(k1 - 1):
-                m[k] = 1
-        else:
-            row[layout[L_PHASE] + layout[L_PHASE_PLAY]] = 1.0
-            row[layout[L_LEADER] + (leader[i] - me) % PLAYERS] = 1.0
-            allowed = legal_mask(rules, hand, info[i, 0], info[i, 1], info[i, 4] == 0, info[i, 3])
-            legal[i] = allowed
-            flags = m[card0 : card0 + 52]
-            for card in range(52):
-                if allowed >> card & 1:
-                    flags[card] = 1
+            if me == to_act[i]:
+                for k in range(k1 - 1):
+                    m[k] = 1
+            return 0
+        row[layout[L_PHASE] + layout[L_PHASE_PLAY]] = 1.0
+        row[layout[L_LEADER] + (leader[i] - me) % PLAYERS] = 1.0
+        if me != to_act[i]:
+            return 0
+        cards = allowed(rules, s, i, me)
+        flags = m[card0 : card0 + 52]
+        for card in range(52):
+            if cards >> card & 1:
+                flags[card] = 1
+        return cards
 
-    encode = jit(encode)
+    encode_row = inline(encode_row)
+
+    def encode(
+        rules: Any, s: Any, i: int, layout: Any, scores: Any, obs: Any, mask: Any, legal: Any
+    ) -> None:
+        """Observation row and action mask of the seat to act at table ``i``."""
+        legal[i] = encode_row(rules, s, i, s[3][i], layout, scores, obs[i], mask[i])
+
+    encode = inline(encode)
+
+    def apply(rules: Any, s: Any, i: int, a: int, layout: Any) -> None:
+        """Play action ``a`` (legal: checked before) at table ``i``; a deal that ends is
+        marked OVER or VOID in ``info``, its state left as it ended."""
+        phase, to_act, calls, played = s[2], s[3], s[4], s[5]
+        trick, trick_len, leader, won, voids, info, hands = (
+            s[6],
+            s[7],
+            s[8],
+            s[9],
+            s[10],
+            s[11],
+            s[0],
+        )
+        seat = to_act[i]
+        if phase[i] == CALL:
+            calls[i, seat] = layout[L_MIN_CALL] + a
+            nxt = (seat + 1) % PLAYERS
+            if calls[i, nxt] == 0:
+                to_act[i] = nxt
+            elif calls[i, 0] + calls[i, 1] + calls[i, 2] + calls[i, 3] < layout[L_MIN_TOTAL]:
+                info[i, I_END] = VOID  # the same dealer deals again, no points
+            else:
+                phase[i] = PLAY
+                to_act[i] = leader[i]
+            return
+        trump = rules.trump
+        card = a - layout[L_CARD0]
+        hands[i, seat] ^= np.int64(1) << card
+        played[i, seat] |= np.int64(1) << card
+        trick[i, trick_len[i]] = card
+        trick_len[i] += 1
+        suit = card // RANK_COUNT
+        if suit == trump:
+            info[i, I_TRUMP_PLAYED] = 1
+        if info[i, I_WIN_CARD] < 0:
+            info[i, I_LED] = suit
+            info[i, I_WIN_CARD] = card
+            info[i, I_WIN_SEAT] = seat
+        else:
+            if suit != info[i, I_LED]:
+                voids[i, seat] |= 1 << info[i, I_LED]
+            if beats(card, info[i, I_WIN_CARD], trump, RANK_COUNT):
+                info[i, I_WIN_CARD] = card
+                info[i, I_WIN_SEAT] = seat
+        if trick_len[i] < PLAYERS:
+            to_act[i] = (seat + 1) % PLAYERS
+            return
+        winner = info[i, I_WIN_SEAT]
+        won[i, winner] += 1
+        info[i, I_TRICKS] += 1
+        trick_len[i] = 0
+        for k in range(PLAYERS):
+            trick[i, k] = -1
+        info[i, I_LED] = -1
+        info[i, I_WIN_CARD] = -1
+        info[i, I_WIN_SEAT] = -1
+        leader[i] = winner
+        to_act[i] = winner
+        if info[i, I_TRICKS] == HAND:
+            info[i, I_END] = OVER
+
+    apply = inline(apply)
+
+    def legal_action(rules: Any, s: Any, i: int, a: int, layout: Any, cards: int) -> bool:
+        """Whether action index ``a`` is legal at table ``i``; ``cards`` the seat's playable
+        cards (in the play)."""
+        if s[11][i, I_END] != LIVE:
+            return False
+        if s[2][i] == CALL:
+            return bool(0 <= a < layout[L_K1] - 1)
+        card = a - layout[L_CARD0]
+        return bool(0 <= card < 52 and cards >> card & 1 != 0)
+
+    legal_action = inline(legal_action)
+
+    def settle(s: Any, i: int, scores: Any, rewards: Any) -> bool:
+        """Table ``i``'s rewards for this step (the points, in whole points, if its deal is
+        over); whether the deal ended.  The next deal of a scored one passes the deal on."""
+        dealer, calls, won, end = s[1], s[4], s[9], s[11][i, I_END]
+        for seat in range(PLAYERS):
+            if end == OVER:
+                rewards[i, seat] = scores[calls[i, seat], won[i, seat]] / 10.0
+            else:
+                rewards[i, seat] = 0.0
+        if end == OVER:
+            dealer[i] = (dealer[i] + 1) % PLAYERS
+        return end != LIVE  # type: ignore[no-any-return]
+
+    settle = inline(settle)
 
     def step(
-        rules: Any,
         s: Any,
         actions: Any,
         layout: Any,
         scores: Any,
-        min_total: int,
         redeal: Any,
         obs: Any,
         mask: Any,
         legal: Any,
         rewards: Any,
         done: Any,
-        won_f: Any,
     ) -> int:
         """Apply one action per table; -1, or the first table whose action is illegal
         (then nothing has changed anywhere).
@@ -233,94 +410,20 @@ def _build(
         afterwards, one by one in table order.
         """
         n = actions.shape[0]
-        phase, to_act, calls = s[2], s[3], s[4]
-        k1, min_call, card0 = layout[L_K1], layout[L_MIN_CALL], layout[L_CARD0]
+        rules = rules_of(layout)
         for i in range(n):
-            a = actions[i]
-            if phase[i] == CALL:
-                if a < 0 or a >= k1 - 1:
-                    return i
-            else:
-                card = a - card0
-                if card < 0 or card >= 52 or not legal[i] >> card & 1:
-                    return i
-        hands, dealer, played = s[0], s[1], s[5]
-        trick, trick_len, leader, won, voids, info = s[6], s[7], s[8], s[9], s[10], s[11]
-        trump = rules.trump
-        # A parallel loop cannot take a tuple inside a tuple (``rules.suit_masks``) to its
-        # threads: it takes the fields, and each table rebuilds the rules from them.
-        overtake, must_trump, waste = rules.must_overtake, rules.must_trump, rules.no_waste_trump
-        first_lead, broken, stride = (
-            rules.no_trump_lead_first_trick,
-            rules.trump_broken_to_lead,
-            rules.stride,
-        )
-        sm0, sm1, sm2, sm3 = rules.suit_masks
+            if not legal_action(rules, s, i, actions[i], layout, legal[i]):
+                return i
         for i in loop(n):
-            rules_i = play_rules_type(
-                trump, overtake, must_trump, waste, first_lead, broken, stride, (sm0, sm1, sm2, sm3)
-            )
-            done[i] = False
-            for seat in range(PLAYERS):
-                rewards[i, seat] = 0.0
-            seat = to_act[i]
-            a = actions[i]
-            if phase[i] == CALL:
-                calls[i, seat] = min_call + a
-                nxt = (seat + 1) % PLAYERS
-                if calls[i, nxt] == 0:
-                    to_act[i] = nxt
-                else:
-                    total = calls[i, 0] + calls[i, 1] + calls[i, 2] + calls[i, 3]
-                    if total < min_total:
-                        done[i] = True  # void: the same dealer deals again, no points
-                    else:
-                        phase[i] = PLAY
-                        to_act[i] = leader[i]
-            else:
-                card = a - card0
-                hands[i, seat] ^= np.int64(1) << card
-                played[i, seat] |= np.int64(1) << card
-                trick[i, trick_len[i]] = card
-                trick_len[i] += 1
-                suit = card // RANK_COUNT
-                if suit == trump:
-                    info[i, 3] = 1
-                if info[i, 1] < 0:
-                    info[i, 0] = suit
-                    info[i, 1] = card
-                    info[i, 2] = seat
-                else:
-                    if suit != info[i, 0]:
-                        voids[i, seat] |= 1 << info[i, 0]
-                    if beats(card, info[i, 1], trump, RANK_COUNT):
-                        info[i, 1] = card
-                        info[i, 2] = seat
-                if trick_len[i] < PLAYERS:
-                    to_act[i] = (seat + 1) % PLAYERS
-                else:
-                    winner = info[i, 2]
-                    won[i, winner] += 1
-                    info[i, 4] += 1
-                    trick_len[i] = 0
-                    for k in range(PLAYERS):
-                        trick[i, k] = -1
-                    info[i, 0] = -1
-                    info[i, 1] = -1
-                    info[i, 2] = -1
-                    leader[i] = winner
-                    to_act[i] = winner
-                    if info[i, 4] == HAND:
-                        for p in range(PLAYERS):
-                            rewards[i, p] = scores[calls[i, p], won[i, p]] / 10.0
-                        done[i] = True
-                        dealer[i] = (dealer[i] + 1) % PLAYERS
+            rules_i = rules_of(layout)
+            apply(rules_i, s, i, actions[i], layout)
+            done[i] = settle(s, i, scores, rewards)
             if not done[i]:
-                encode(rules_i, s, i, layout, obs, mask, legal, won_f)
+                encode(rules_i, s, i, layout, scores, obs, mask, legal)
         for i in range(n):
             if done[i]:
                 deal(s, i, redeal)
-                encode(rules, s, i, layout, obs, mask, legal, won_f)
+                encode(rules, s, i, layout, scores, obs, mask, legal)
         return -1
 
     def popcount(mask: int) -> int:
@@ -354,8 +457,42 @@ def _build(
             if phase[i] == CALL:
                 out[i] = int(u * calls)
             else:
-                allowed = legal[i]
-                out[i] = card0 + nth_card(allowed, int(u * popcount(allowed)))
+                cards = legal[i]
+                out[i] = card0 + nth_card(cards, int(u * popcount(cards)))
+
+    def one_state(row: Any) -> Any:
+        """A single table's state row (shape ``(1, ROW)``) as the batch state's arrays."""
+        return (
+            row[:, F_HANDS : F_HANDS + PLAYERS],
+            row[:, F_DEALER],
+            row[:, F_PHASE],
+            row[:, F_TO_ACT],
+            row[:, F_CALLS : F_CALLS + PLAYERS],
+            row[:, F_PLAYED : F_PLAYED + PLAYERS],
+            row[:, F_TRICK : F_TRICK + PLAYERS],
+            row[:, F_TRICK_LEN],
+            row[:, F_LEADER],
+            row[:, F_WON : F_WON + PLAYERS],
+            row[:, F_VOIDS : F_VOIDS + PLAYERS],
+            row[:, F_INFO : F_INFO + 6],
+        )
+
+    one_state = inline(one_state)
+
+    def one_step(row: Any, layout: Any, a: int) -> bool:
+        """Play action ``a`` at a single table; False (and nothing changed) if illegal.
+        Few plain arguments, so a call from Python costs a fraction of a microsecond."""
+        s = one_state(row)
+        rules = rules_of(layout)
+        cards = allowed(rules, s, 0, s[3][0]) if s[2][0] == PLAY else 0
+        if not legal_action(rules, s, 0, a, layout, cards):
+            return False
+        apply(rules, s, 0, a, layout)
+        return True
+
+    def one_encode(row: Any, layout: Any, scores: Any, me: int, obs: Any, mask: Any) -> None:
+        """Seat ``me``'s observation vector and action mask at a single table."""
+        encode_row(rules_of(layout), one_state(row), 0, me, layout, scores, obs, mask)
 
     return _Kernels(
         jit(seed),
@@ -363,6 +500,8 @@ def _build(
         step_jit(step),
         encode,
         jit(random_actions),
+        jit(one_step),
+        jit(one_encode),
         compiled=jit is not _identity,
     )
 
@@ -396,16 +535,79 @@ def kernels(compiled: bool | None = None, parallel: bool = False) -> _Kernels:
             raise
         return _build(_identity, np)
     if parallel not in _COMPILED:
-        jit = numba.njit(cache=False)
+        # No reference counting: the kernels allocate nothing, and counting the owner of
+        # every array taken from the state tuple up and down, atomically, cost a third.
+        options: dict[str, Any] = {"cache": False, "_nrt": False}
+        jit = numba.njit(**options)
+        inline = numba.njit(**options, inline="always")
         if parallel:
-            step_jit = numba.njit(cache=False, parallel=True)
+            # Not inlined here: numba's parallel loop mishandles the inlined helpers' early
+            # returns (a seat's call was booked, but the turn did not pass on).
+            step_jit = numba.njit(**options, parallel=True)
             _COMPILED[parallel] = _build(jit, np, numba.prange, step_jit)
         else:
-            _COMPILED[parallel] = _build(jit, np)
+            _COMPILED[parallel] = _build(jit, np, inline=inline)
     return _COMPILED[parallel]
 
 
 Array = npt.NDArray[Any]
+
+
+def _redeal_of(rules: Rules) -> Array:
+    """When a deal is thrown in as dealt and dealt again (``misdeal=auto``,
+    ``misdeal_no_spade``): the flag, the trump suit's mask, the honours' mask, and whether
+    a hand without honours counts too; then 52 slots the deal shuffles the deck in."""
+    auto = rules.misdeal == "auto" or rules.misdeal_no_spade
+    flags = [
+        int(auto),
+        SUIT_MASKS[rules.trump_suit],
+        _faces_mask(rules.misdeal_faces),
+        int(rules.misdeal == "auto"),
+    ]
+    return np.array(flags + [0] * 52, np.int64)  # then room for the deck being shuffled
+
+
+def layout_of(rules: Rules, encoder: Encoder) -> Array:
+    """The ints the kernels read: the vector's field offsets (``Encoder``'s layout), the
+    call values, and the play rules."""
+    off = {name: at for name, at, _ in encoder.fields}
+    layout = np.zeros(LAYOUT_SIZE, np.int64)
+    for slot, name in (
+        (L_HAND, "hand"),
+        (L_PLAYED, "played"),
+        (L_TRICK, "trick"),
+        (L_LEADER, "trick_leader"),
+        (L_TO_ACT, "to_act"),
+        (L_DEALER, "dealer"),
+        (L_PHASE, "phase"),
+        (L_CALLS, "calls"),
+        (L_WON, "tricks_won"),
+        (L_VOIDS, "voids"),
+        (L_POINTS, "points"),
+    ):
+        layout[slot] = off[name]
+    phases = encoder.phases
+    layout[L_PHASE_CALL] = phases.index("call")
+    layout[L_PHASE_PLAY] = phases.index("play")
+    layout[L_PHASE_OVER] = phases.index("over")
+    layout[L_PHASE_VOID] = phases.index("void")
+    layout[L_K1] = len(encoder.values) + 1
+    layout[L_MIN_CALL] = rules.min_call
+    layout[L_CARD0] = encoder.action_index(encoder.cards[0])
+    layout[L_TRUMP] = off["trump"] + rules.trump_suit
+    # Points are in tenths; the vector shows them / score_scale (a whole number of points).
+    layout[L_SCALE10] = round(encoder.score_scale * 10)
+    layout[L_MIN_TOTAL] = rules.min_total_calls or 0
+    play = play_rules(rules)
+    layout[L_R_TRUMP] = play.trump
+    layout[L_R_OVERTAKE] = play.must_overtake
+    layout[L_R_MUST_TRUMP] = play.must_trump
+    layout[L_R_WASTE] = play.no_waste_trump
+    layout[L_R_FIRST_LEAD] = play.no_trump_lead_first_trick
+    layout[L_R_BROKEN] = play.trump_broken_to_lead
+    layout[L_R_STRIDE] = play.stride
+    layout[L_R_SUITS : L_R_SUITS + 4] = play.suit_masks
+    return layout
 
 
 class BatchCallBreak:
@@ -437,44 +639,9 @@ class BatchCallBreak:
         self._k = kernels(compiled, parallel)
         self.compiled = self._k.compiled
         self.parallel = parallel and self.compiled
-        self._rules = play_rules(rules)
         self._scores = score_table(rules)
-        self._min_total = rules.min_total_calls or 0
-        auto = rules.misdeal == "auto" or rules.misdeal_no_spade
-        self._redeal = np.array(
-            [
-                int(auto),
-                SUIT_MASKS[rules.trump_suit],
-                _faces_mask(rules.misdeal_faces),
-                int(rules.misdeal == "auto"),
-            ],
-            np.int64,
-        )
-        e = self.encoder
-        off = {name: at for name, at, _ in e.fields}
-        layout = np.zeros(16, np.int64)
-        for slot, name in (
-            (L_HAND, "hand"),
-            (L_PLAYED, "played"),
-            (L_TRICK, "trick"),
-            (L_LEADER, "trick_leader"),
-            (L_TO_ACT, "to_act"),
-            (L_DEALER, "dealer"),
-            (L_PHASE, "phase"),
-            (L_CALLS, "calls"),
-            (L_WON, "tricks_won"),
-            (L_VOIDS, "voids"),
-        ):
-            layout[slot] = off[name]
-        layout[L_PHASE_CALL] = e.phases.index("call")
-        layout[L_PHASE_PLAY] = e.phases.index("play")
-        layout[L_K1] = len(e.values) + 1
-        layout[L_MIN_CALL] = rules.min_call
-        layout[L_CARD0] = e.action_index(e.cards[0])
-        layout[L_TRUMP] = off["trump"] + rules.trump_suit
-        self._layout = layout
-        # tricks_won / 13 as float32, looked up rather than divided in the hot loop.
-        self._won_f = (np.arange(HAND + 1) / HAND).astype(np.float32)
+        self._redeal = _redeal_of(rules)
+        self._layout = layout_of(rules, self.encoder)
         self._seed = seed
         i64 = np.int64
         self._state = (
@@ -489,8 +656,9 @@ class BatchCallBreak:
             np.zeros(n, i64),  # leader
             np.zeros((n, PLAYERS), i64),  # tricks won
             np.zeros((n, PLAYERS), i64),  # public voids, suit bits
-            np.zeros((n, 5), i64),  # led suit, winning card, winning seat, trump played, tricks
+            np.zeros((n, 6), i64),  # led suit, winning card and seat, trump played, tricks, end
         )
+        e = self.encoder
         self.obs = np.zeros((n, e.size), np.float32)
         self.mask = np.zeros((n, e.num_actions), np.int8)
         self.rewards = np.zeros((n, PLAYERS), np.float32)
@@ -518,6 +686,7 @@ class BatchCallBreak:
         """Deal every table afresh (from the seed, or the given hand masks ``[n, 4]`` and
         dealers); the observation and action mask of each table's first seat to act."""
         k = self._k
+        k_rules = play_rules(self.rules)
         k.seed(self._seed)
         s = self._state
         s[1][:] = np.arange(self.n) % PLAYERS if dealers is None else dealers
@@ -526,7 +695,7 @@ class BatchCallBreak:
         if hands is not None:
             s[0][:] = hands
         for i in range(self.n):
-            k.encode(self._rules, s, i, self._layout, self.obs, self.mask, self._legal, self._won_f)
+            k.encode(k_rules, s, i, self._layout, self._scores, self.obs, self.mask, self._legal)
         return self.obs, self.mask
 
     def step(self, actions: Array) -> tuple[Array, Array, Array, Array]:
@@ -539,19 +708,16 @@ class BatchCallBreak:
         if actions.shape != (self.n,):
             raise ValueError(f"give one action per table: shape ({self.n},), not {actions.shape}")
         bad = self._k.step(
-            self._rules,
             self._state,
             actions,
             self._layout,
             self._scores,
-            self._min_total,
             self._redeal,
             self.obs,
             self.mask,
             self._legal,
             self.rewards,
             self.done,
-            self._won_f,
         )
         if bad >= 0:
             raise ValueError(
@@ -568,3 +734,74 @@ class BatchCallBreak:
             out = np.empty(self.n, np.int64)
         self._k.random_actions(rng, self._state, self._legal, self._layout, out)
         return out
+
+
+def compiled_kernels() -> _Kernels | None:
+    """The compiled kernels, or None without numba (their plain-Python run is slower than
+    the engine's own)."""
+    try:
+        return kernels(compiled=True)
+    except ImportError:
+        return None
+
+
+class KernelTable:
+    """One deal of a four-seat call game on the batch env's compiled kernel: the AEC env's
+    hot path (``CallBreakEnv`` hands a deal over here once its calls begin).
+
+    Everything lives in one int64 row, so a step or an observation is one compiled call
+    with a handful of plain arguments (a fraction of a microsecond), where building the
+    engine's ``Observation`` and encoding it in Python costs some 25 µs.  The vectors are
+    ``Encoder``'s, bit for bit (the env tests step both side by side).
+    """
+
+    def __init__(self, rules: Rules, encoder: Encoder, kernels: _Kernels) -> None:
+        self._k = kernels
+        self.layout = layout_of(rules, encoder)
+        self.scores = score_table(rules)
+        self.row = np.zeros((1, ROW), np.int64)
+        self.size, self.num_actions = encoder.size, encoder.num_actions
+
+    @staticmethod
+    def serves(rules: Rules) -> bool:
+        """Whether the kernel plays ``rules``: the four-seat call games, without void
+        declarations (a yes/no phase inside the play)."""
+        return rules.game == "callbreak" and rules.players == PLAYERS and not rules.declare_voids
+
+    def load(self, hands: list[int], dealer: int, to_act: int) -> None:
+        """A deal at the start of its calls: the hands as dealt (card masks by seat)."""
+        row = self.row[0]
+        row[:] = 0
+        row[F_HANDS : F_HANDS + PLAYERS] = hands
+        row[F_DEALER] = dealer
+        row[F_PHASE] = CALL
+        row[F_TO_ACT] = row[F_LEADER] = to_act
+        row[F_TRICK : F_TRICK + PLAYERS] = -1
+        row[F_INFO : F_INFO + 6] = (-1, -1, -1, 0, 0, LIVE)
+
+    def act(self, index: int) -> bool:
+        """Play an action index for the seat to act; False (and nothing changed) if illegal."""
+        return bool(self._k.one_step(self.row, self.layout, index))
+
+    def observe(self, seat: int) -> tuple[Array, Array]:
+        """The observation vector and action mask of ``seat`` (new arrays)."""
+        vector = np.empty(self.size, np.float32)
+        mask = np.empty(self.num_actions, np.int8)
+        self._k.one_encode(self.row, self.layout, self.scores, seat, vector, mask)
+        return vector, mask
+
+    @property
+    def to_act(self) -> int:
+        return int(self.row[0, F_TO_ACT])
+
+    @property
+    def end(self) -> int:
+        """LIVE, OVER or VOID."""
+        return int(self.row[0, F_INFO + I_END])
+
+    def points(self) -> list[int]:
+        """Each seat's points in tenths once the deal is over (all 0 when void)."""
+        row = self.row[0]
+        if self.end != OVER:
+            return [0] * PLAYERS
+        return [int(self.scores[row[F_CALLS + seat], row[F_WON + seat]]) for seat in range(PLAYERS)]
