@@ -428,8 +428,7 @@ def test_batch_env_random_actions_are_legal_and_reproducible() -> None:
 
 def test_batch_env_parallel_steps_as_the_serial_one() -> None:
     """The threads change nothing: same deals (redeals and voided calls included), same
-    vectors, masks, rewards, step after step.  (One env after the other: envs in one
-    thread share numba's generator, so two stepped in turn would deal differently.)"""
+    vectors, masks, rewards, step after step."""
     pytest.importorskip("numba", reason="the compiled batch env needs numba (callbreak[fast])")
     rules = Rules.preset("callbreak-bhoos")  # misdeal=auto: redeals; min_total_calls voids
 
@@ -446,6 +445,29 @@ def test_batch_env_parallel_steps_as_the_serial_one() -> None:
     assert sum(int(a.sum()) for a in serial[5::4]) >= 32  # deals ended (done flags)
     threads = play(parallel=True)
     assert all(np.array_equal(a, b) for a, b in zip(serial, threads, strict=True))
+
+
+def test_batch_envs_stepped_in_turn_deal_as_each_alone() -> None:
+    """Each env seeds the shared generator from its own seed and step count, so two envs
+    stepped in turn (and a draw from numba's generator between steps) change nothing."""
+    pytest.importorskip("numba", reason="the compiled batch env needs numba (callbreak[fast])")
+    rules = Rules.preset("callbreak-bhoos")
+
+    def run(batches: list[BatchCallBreak], meddle: bool) -> list[list[np.ndarray]]:
+        rngs = [np.random.default_rng(9) for _ in batches]
+        seen: list[list[np.ndarray]] = [[a.copy() for a in b.reset()] for b in batches]
+        for step in range(120):  # two deals and more at every table
+            for b, rng, out in zip(batches, rngs, seen, strict=True):
+                out += [a.copy() for a in b.step(b.random_actions(rng))]
+                if meddle:  # someone else's use of the generator in between
+                    b._k.seed(step)
+        return seen
+
+    alone = run([BatchCallBreak(8, rules, seed=1)], meddle=False)[0]
+    pair = [BatchCallBreak(8, rules, seed=1), BatchCallBreak(8, rules, seed=2)]
+    together = run(pair, meddle=True)
+    assert all(np.array_equal(a, b) for a, b in zip(alone, together[0], strict=True))
+    assert not all(np.array_equal(a, b) for a, b in zip(together[0], together[1], strict=True))
 
 
 # ----------------------------------------------------------- the rl bot

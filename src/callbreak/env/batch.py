@@ -18,9 +18,10 @@ without numba the same functions run as plain Python (slowly, but the same).
 ``parallel=True`` spreads the tables over numba's threads (``NUMBA_NUM_THREADS``)
 with the very same results: the deals are still shuffled one table after
 another, in table order, from the one seeded generator.  That generator is
-numba's (numpy's in plain Python) global one, which ``reset`` seeds: two envs
-stepped in turn in one thread share it, so each deals otherwise than it would
-alone.
+numba's (numpy's in plain Python) global one, so ``reset`` and every ``step``
+first seed it from the env's own seed and its count of steps: two envs stepped
+in turn deal as each would alone (and code of yours that draws from numba's
+global generator between steps changes nothing here, nor is left as it was).
 
 What this env leaves out of the rules, because it has no yes/no actions: a
 misdeal is never claimed under ``misdeal=claim`` (the ``callbreak`` preset's
@@ -506,6 +507,15 @@ def _build(
     )
 
 
+def _stream_seed(seed: int, count: int) -> int:
+    """A 32-bit seed for numba's generator from an env's seed and a step count (splitmix64:
+    nearby pairs give unrelated seeds)."""
+    z = (seed * 0x9E3779B97F4A7C15 + count * 0xBF58476D1CE4E5B9 + 1) & (2**64 - 1)
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & (2**64 - 1)
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & (2**64 - 1)
+    return (z ^ (z >> 31)) & 0xFFFFFFFF
+
+
 def _faces_mask(faces: str) -> int:
     """Every card of the honour ranks ``faces`` (e.g. ``AKQJ``), in all four suits."""
     mask = 0
@@ -643,6 +653,8 @@ class BatchCallBreak:
         self._redeal = _redeal_of(rules)
         self._layout = layout_of(rules, self.encoder)
         self._seed = seed
+        self._steps = 0
+        """Steps taken since ``reset``: with the seed, they seed the deals of the next step."""
         i64 = np.int64
         self._state = (
             np.zeros((n, PLAYERS), i64),  # hands
@@ -687,7 +699,8 @@ class BatchCallBreak:
         dealers); the observation and action mask of each table's first seat to act."""
         k = self._k
         k_rules = play_rules(self.rules)
-        k.seed(self._seed)
+        self._steps = 0
+        k.seed(_stream_seed(self._seed, 0))
         s = self._state
         s[1][:] = np.arange(self.n) % PLAYERS if dealers is None else dealers
         for i in range(self.n):
@@ -707,6 +720,7 @@ class BatchCallBreak:
         actions = np.ascontiguousarray(actions, np.int64)
         if actions.shape != (self.n,):
             raise ValueError(f"give one action per table: shape ({self.n},), not {actions.shape}")
+        self._k.seed(_stream_seed(self._seed, self._steps + 1))
         bad = self._k.step(
             self._state,
             actions,
@@ -719,7 +733,9 @@ class BatchCallBreak:
             self.rewards,
             self.done,
         )
-        if bad >= 0:
+        if bad < 0:
+            self._steps += 1
+        else:
             raise ValueError(
                 f"table {bad}: action {int(actions[bad])} "
                 f"({self.encoder.action(int(actions[bad]))!r}) is not legal there"
