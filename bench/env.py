@@ -8,7 +8,8 @@ random legal actions:
 * AEC env: ``last()`` (observation and mask), a random choice from the mask in Python,
   ``step``.  Its deals play on the compiled kernel (``fast``, the default with numba);
   one deal before the clock starts compiles it.  Also with ``fast=False``: every step
-  builds the engine's ``Observation`` and encodes it in Python, as the other games do.
+  builds the engine's ``Observation`` and encodes it in Python, as the other games do;
+  and with ``reward="match"`` (one episode is a match, booked by the engine's ``Match``).
 * batch env: per call, ``random_actions`` (one compiled draw per table) then ``step``,
   which writes every table's next observation and mask into the env's arrays; steps =
   calls × tables.  Also with the tables on numba's threads (``parallel=True``), and with
@@ -34,9 +35,9 @@ from callbreak.env.batch import kernels
 from callbreak.rules import Rules
 
 
-def aec_steps(seconds: float, *, fast: bool = True) -> float:
+def aec_steps(seconds: float, *, fast: bool = True, reward: str = "deal") -> float:
     """The PettingZoo AEC env: ``last()`` (observation and mask), then ``step``."""
-    e = env("callbreak", fast=fast)
+    e = env("callbreak", fast=fast, reward=reward)
     rng = random.Random(0)
     e.reset(seed=0)
     for _ in e.agent_iter():  # one deal untimed: it compiles the kernel (numba)
@@ -114,6 +115,7 @@ def main() -> None:
     aec = aec_steps(args.seconds)
     show("AEC env (PettingZoo, callbreak)", aec)
     show("AEC env, fast=False (every step on the engine)", aec_steps(args.seconds, fast=False))
+    show("AEC env, reward='match' (5-deal matches)", aec_steps(args.seconds, reward="match"))
     n = args.tables
     batch = batch_steps(args.seconds, n)
     threads = None

@@ -300,6 +300,8 @@ def _step_fast_and_engine(a: CallBreakEnv, b: CallBreakEnv, rng: random.Random) 
         b.step(action)
         steps += 1
     assert a.deal is not None and b.deal is not None and a.deal.points == b.deal.points
+    if a.match is not None and b.match is not None:
+        assert a.match.totals == b.match.totals
     return steps
 
 
@@ -315,6 +317,20 @@ def test_fast_env_steps_as_the_engine_does(preset: str) -> None:
         b.reset(seed=seed)
         steps += _step_fast_and_engine(a, b, random.Random(seed))
     assert steps >= 25 * 50
+
+
+@pytest.mark.parametrize("preset", ["callbreak", "batak-koz-maca"])
+def test_fast_env_plays_whole_matches_as_the_engine_does(preset: str) -> None:
+    """``reward="match"``: the match books each deal the kernel played, and deals the next."""
+    pytest.importorskip("numba", reason="the kernel needs numba (callbreak[fast])")
+    a, b = env(preset, reward="match"), env(preset, reward="match", fast=False)
+    assert a.fast and not b.fast
+    a.reset(seed=6)
+    b.reset(seed=6)
+    steps = _step_fast_and_engine(a, b, random.Random(6))
+    assert a.match is not None and b.match is not None and a.match.over
+    assert a.match.totals == b.match.totals and len(a.match.scored_deals) >= 2
+    assert steps >= 2 * 52
 
 
 def test_fast_env_plays_a_claimed_misdeal_and_a_void_deal_as_the_engine() -> None:

@@ -60,8 +60,9 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
     Bridge, Batak Koz Maça) play each deal's calls and tricks on the batch env's compiled
     kernel, with the very same vectors, masks and rewards, some ten times faster; the deal
     (its seed, any misdeal claim) starts on the engine, and ``deal`` catches up with the
-    kernel whenever it is read.  It needs numba (``callbreak[fast]``) and ``reward="deal"``;
-    ``fast=False`` keeps every step on the engine.
+    kernel whenever it is read (in a match, the match also catches up at the end of each
+    deal, to book it).  It needs numba (``callbreak[fast]``); ``fast=False`` keeps every
+    step on the engine.
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo's own name; copied per instance)
@@ -114,7 +115,7 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
         self._deal: Deal | None = None
         self.match: Match | None = None
         self.agents: list[str] = []
-        kernels = compiled_kernels() if fast and reward == "deal" else None
+        kernels = compiled_kernels() if fast else None
         self._table: KernelTable | None = None
         if kernels is not None and KernelTable.serves(rules):
             self._table = KernelTable(rules, self.encoder, kernels)
@@ -122,6 +123,8 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
         """Whether the deal in progress is on ``_table`` (from its calls to its end)."""
         self._pending: list[Action] = []
         """Actions the kernel has played that ``_deal`` has not caught up with yet."""
+        self._stale_rewards = False
+        """Whether ``rewards`` still hold the last deal's, to clear at the next step."""
 
     @property
     def fast(self) -> bool:
@@ -132,15 +135,25 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
     def deal(self) -> Deal | None:
         """The deal in progress (the engine's ``Deal``, caught up with the kernel)."""
         if self._pending:
-            assert self._deal is not None
-            pending, self._pending = self._pending, []
-            for action in pending:
-                self._deal.act(action)
+            self._catch_up()
         return self._deal
 
     @deal.setter
     def deal(self, deal: Deal | None) -> None:
         self._deal, self._pending, self._on_table = deal, [], False
+
+    def _catch_up(self) -> None:
+        """Play the kernel's actions on the engine's deal (or match, which then books the
+        deal's points and deals the next once the last card is in)."""
+        pending, self._pending = self._pending, []
+        if self.match is not None:
+            for action in pending:
+                self.match.act(action)
+            self._deal = self.match.deal
+            return
+        assert self._deal is not None
+        for action in pending:
+            self._deal.act(action)
 
     # -------------------------------------------------------------- spaces
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
@@ -195,10 +208,11 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
     def observation_of(self, agent: str) -> Observation:
         """The engine's ``Observation`` for ``agent``'s seat: what a bot at that seat gets."""
         seat = self.agent_name_mapping[agent]
+        deal = self.deal  # caught up with the kernel
         if self.match is not None:
             return self.match.observation(seat)
-        assert self.deal is not None, "call reset() first"
-        return self.deal.observation(seat)
+        assert deal is not None, "call reset() first"
+        return deal.observation(seat)
 
     def observe(self, agent: str) -> ObsDict:
         if self._on_table:
@@ -237,6 +251,12 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
             assert self.deal is not None
             self.deal.act(engine_action)
         self._cumulative_rewards[agent] = 0.0
+        self._book()
+
+    # ------------------------------------------------------------ internals
+    def _book(self) -> None:
+        """The rewards of the step just taken (the change in the points booked), then on to
+        the next seat to act."""
         self._clear_rewards()
         totals = self._current_totals()
         sign = self.reward_sign
@@ -247,10 +267,9 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
         self._after_action()
         self._accumulate_rewards()
 
-    # ------------------------------------------------------------ internals
     def _step_on_table(self, agent: str, index: int) -> None:
-        """``step`` on the kernel.  Rewards are all 0 until the deal ends, so only the
-        acting agent's running reward needs clearing until then."""
+        """``step`` on the kernel.  Rewards are all 0 until the deal ends (once the last
+        deal's are cleared), so only the acting agent's running reward needs clearing."""
         table = self._table
         assert table is not None
         engine_action = self.encoder.action(index)
@@ -260,8 +279,17 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
             raise AssertionError(f"the kernel refused {engine_action!r}, the engine did not")
         self._pending.append(engine_action)
         self._cumulative_rewards[agent] = 0.0
+        if self._stale_rewards:
+            self._clear_rewards()
+            self._stale_rewards = False
         if table.end == LIVE:
             self.agent_selection = self.possible_agents[table.to_act]
+            return
+        if self.match is not None:
+            # The match books the deal and deals the next: it takes over from here.
+            self._on_table = False
+            self._catch_up()
+            self._book()
             return
         self._clear_rewards()
         for name, tenths in zip(self.agents, table.points(), strict=True):
@@ -298,8 +326,11 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
         )
         if self._table is not None and fresh:
             assert deal is not None
-            self._table.load(deal.hands, deal.dealer, seat)
+            totals = self._totals if self.match is not None else None
+            self._table.load(deal.hands, deal.dealer, seat, totals)
             self._on_table = True
+            # In a match the step that dealt this deal booked the last one's rewards.
+            self._stale_rewards = self.match is not None
         if self.match is not None and self.match.out:
             # Out of the game (Snarples at 33 or more): these seats are done for this match.
             gone = [

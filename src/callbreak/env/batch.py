@@ -63,8 +63,10 @@ CALL, PLAY = 0, 1
 LIVE, OVER, VOID = 0, 1, 2
 """``info[i, I_END]``: the deal goes on, is over (scored), or void (``min_total_calls``)."""
 
-# Columns of ``info``: the trick in progress and the deal's progress.
-I_LED, I_WIN_CARD, I_WIN_SEAT, I_TRUMP_PLAYED, I_TRICKS, I_END = range(6)
+# Columns of ``info``: the trick in progress and the deal's progress, then the match totals
+# before this deal, by seat, in tenths (a single table in a match; 0 in the batch env).
+I_LED, I_WIN_CARD, I_WIN_SEAT, I_TRUMP_PLAYED, I_TRICKS, I_END, I_TOTALS = range(7)
+INFO = I_TOTALS + PLAYERS
 
 # Indices into the ``layout`` array handed to the compiled code: the vector's offsets,
 # then the play rules as plain ints (so a single table's entry points take no tuple).
@@ -90,6 +92,7 @@ I_LED, I_WIN_CARD, I_WIN_SEAT, I_TRUMP_PLAYED, I_TRICKS, I_END = range(6)
     L_PHASE_VOID,
     L_SCALE10,
     L_MIN_TOTAL,
+    L_TOTALS,
     L_R_TRUMP,
     L_R_OVERTAKE,
     L_R_MUST_TRUMP,
@@ -98,14 +101,14 @@ I_LED, I_WIN_CARD, I_WIN_SEAT, I_TRUMP_PLAYED, I_TRICKS, I_END = range(6)
     L_R_BROKEN,
     L_R_STRIDE,
     L_R_SUITS,  # four suit masks from here
-) = range(29)
+) = range(30)
 LAYOUT_SIZE = L_R_SUITS + 4
 
 # Columns of a single table's state row (``TableKernel``): the batch state's arrays side by
 # side, one row.
 F_HANDS, F_DEALER, F_PHASE, F_TO_ACT, F_CALLS, F_PLAYED, F_TRICK = 0, 4, 5, 6, 7, 11, 15
 F_TRICK_LEN, F_LEADER, F_WON, F_VOIDS, F_INFO = 19, 20, 21, 25, 29
-ROW = F_INFO + 6
+ROW = F_INFO + INFO
 
 
 @dataclass(frozen=True)
@@ -264,13 +267,20 @@ def _build(
         row[layout[L_TRUMP]] = 1.0  # the fixed trump of the call games (spades)
         for k in range(m.shape[0]):
             m[k] = 0
+        # Scores in tenths are shown as ``Encoder`` shows them: / 10, / score_scale, clipped.
+        scale, o_totals = layout[L_SCALE10] / 10.0, layout[L_TOTALS]
+        for seat in range(PLAYERS):
+            tenths = info[i, I_TOTALS + seat]
+            if tenths:
+                scaled = tenths / 10.0 / scale
+                row[o_totals + (seat - me) % PLAYERS] = min(10.0, max(-10.0, scaled))
         if end != LIVE:
-            # Over (points shown, clipped like ``Encoder``'s) or void (no points).
+            # Over (its points shown) or void (no points).
             row[layout[L_PHASE] + layout[L_PHASE_OVER if end == OVER else L_PHASE_VOID]] = 1.0
             if end == OVER:
-                scale, o_points = layout[L_SCALE10], layout[L_POINTS]
+                o_points = layout[L_POINTS]
                 for seat in range(PLAYERS):
-                    scaled = scores[calls[i, seat], won[i, seat]] / scale
+                    scaled = scores[calls[i, seat], won[i, seat]] / 10.0 / scale
                     row[o_points + (seat - me) % PLAYERS] = min(10.0, max(-10.0, scaled))
             return 0
         row[layout[L_TO_ACT] + (to_act[i] - me) % PLAYERS] = 1.0
@@ -475,7 +485,7 @@ def _build(
             row[:, F_LEADER],
             row[:, F_WON : F_WON + PLAYERS],
             row[:, F_VOIDS : F_VOIDS + PLAYERS],
-            row[:, F_INFO : F_INFO + 6],
+            row[:, F_INFO : F_INFO + INFO],
         )
 
     one_state = inline(one_state)
@@ -594,6 +604,7 @@ def layout_of(rules: Rules, encoder: Encoder) -> Array:
         (L_WON, "tricks_won"),
         (L_VOIDS, "voids"),
         (L_POINTS, "points"),
+        (L_TOTALS, "totals"),
     ):
         layout[slot] = off[name]
     phases = encoder.phases
@@ -668,7 +679,7 @@ class BatchCallBreak:
             np.zeros(n, i64),  # leader
             np.zeros((n, PLAYERS), i64),  # tricks won
             np.zeros((n, PLAYERS), i64),  # public voids, suit bits
-            np.zeros((n, 6), i64),  # led suit, winning card and seat, trump played, tricks, end
+            np.zeros((n, INFO), i64),  # the trick, tricks done, end, totals (see I_LED..)
         )
         e = self.encoder
         self.obs = np.zeros((n, e.size), np.float32)
@@ -784,8 +795,11 @@ class KernelTable:
         declarations (a yes/no phase inside the play)."""
         return rules.game == "callbreak" and rules.players == PLAYERS and not rules.declare_voids
 
-    def load(self, hands: list[int], dealer: int, to_act: int) -> None:
-        """A deal at the start of its calls: the hands as dealt (card masks by seat)."""
+    def load(
+        self, hands: list[int], dealer: int, to_act: int, totals: list[int] | None = None
+    ) -> None:
+        """A deal at the start of its calls: the hands as dealt (card masks by seat), and in
+        a match the totals before it (tenths, by seat)."""
         row = self.row[0]
         row[:] = 0
         row[F_HANDS : F_HANDS + PLAYERS] = hands
@@ -793,7 +807,8 @@ class KernelTable:
         row[F_PHASE] = CALL
         row[F_TO_ACT] = row[F_LEADER] = to_act
         row[F_TRICK : F_TRICK + PLAYERS] = -1
-        row[F_INFO : F_INFO + 6] = (-1, -1, -1, 0, 0, LIVE)
+        row[F_INFO : F_INFO + I_TOTALS] = (-1, -1, -1, 0, 0, LIVE)
+        row[F_INFO + I_TOTALS : F_INFO + INFO] = totals or 0
 
     def act(self, index: int) -> bool:
         """Play an action index for the seat to act; False (and nothing changed) if illegal."""
