@@ -40,9 +40,9 @@ def aec_steps(seconds: float, *, fast: bool = True, reward: str = "deal") -> flo
     e = env("callbreak", fast=fast, reward=reward)
     rng = random.Random(0)
     e.reset(seed=0)
-    for _ in e.agent_iter():  # one deal untimed: it compiles the kernel (numba)
+    for _ in e.agent_iter():  # one episode untimed: it compiles the kernel (numba)
         obs, _, term, _, _ = e.last()
-        e.step(None if term else int(np.flatnonzero(obs["action_mask"])[0]))
+        e.step(None if term else rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
     steps = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
