@@ -2,7 +2,7 @@
 
 The kernel is written in the subset of Python that numba compiles.  With numba
 installed (``pip install callbreak[fast]``) ``compiled()`` jit-compiles this
-module's functions *and* ``tricks.legal_mask``/``tricks.beats`` themselves, so
+module's functions *and* the ``tricks`` helpers (``legal_mask``, ``beats``, ``nth_card``), so
 the compiled path cannot drift from the rules; without numba, ``interpreted()``
 runs the very same functions as plain Python (slowly, but identically).
 
@@ -42,25 +42,8 @@ def _build(jit: Callable[[Any], Any], np: Any) -> Kernel:
     legal_mask = jit(tricks.legal_mask)
     beats = jit(tricks.beats)
 
-    def nth_card(mask: int, index: int) -> int:
-        for _ in range(index):
-            mask &= mask - 1
-        low = mask & -mask
-        card = 0
-        while low > 1:
-            low >>= 1
-            card += 1
-        return card
-
-    def popcount(mask: int) -> int:
-        count = 0
-        while mask:
-            mask &= mask - 1
-            count += 1
-        return count
-
-    nth_card = jit(nth_card)
-    popcount = jit(popcount)
+    nth_card = jit(tricks.nth_card)
+    popcount = jit(tricks.popcount)
 
     def playout(rules: Any, hands: Any, leader: int, draws: Any, tricks_out: Any) -> int:
         trump = rules.trump

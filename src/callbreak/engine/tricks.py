@@ -75,6 +75,28 @@ def beats(card: int, win: int, trump: int, stride: int = RANK_COUNT) -> bool:
     return (suit == win_suit and card > win) or (suit == trump and win_suit != trump)
 
 
+def popcount(mask: int) -> int:
+    """Cards in a mask (a few set bits: one step each)."""
+    count = 0
+    while mask:
+        mask &= mask - 1
+        count += 1
+    return count
+
+
+def nth_card(mask: int, index: int) -> int:
+    """The card of ``mask`` with ``index`` cards of the mask below it: how the compiled
+    playouts turn a uniform draw into a legal card (``nth_card(m, int(u * popcount(m)))``)."""
+    for _ in range(index):
+        mask &= mask - 1
+    card = 0
+    for width in (32, 16, 8, 4, 2, 1):
+        if not mask & ((1 << width) - 1):
+            mask >>= width
+            card += width
+    return card
+
+
 def legal_mask(
     rules: PlayRules, hand: int, led: int, win: int, first_trick: bool, trump_played: bool
 ) -> int:

@@ -437,27 +437,8 @@ def _build(
                 encode(rules, s, i, layout, scores, obs, mask, legal)
         return -1
 
-    def popcount(mask: int) -> int:
-        count = 0
-        while mask:
-            mask &= mask - 1
-            count += 1
-        return count
-
-    popcount = jit(popcount)
-
-    def nth_card(mask: int, index: int) -> int:
-        """The card of ``mask`` with ``index`` cards of the mask below it."""
-        for _ in range(index):
-            mask &= mask - 1
-        card = 0
-        for width in (32, 16, 8, 4, 2, 1):
-            if not mask & ((np_.int64(1) << width) - 1):
-                mask >>= width
-                card += width
-        return card
-
-    nth_card = jit(nth_card)
+    popcount = jit(tricks.popcount)
+    nth_card = jit(tricks.nth_card)
 
     def random_actions(rng: Any, s: Any, legal: Any, layout: Any, out: Any) -> None:
         """A uniformly random legal action per table, from one ``rng.random()`` each."""
