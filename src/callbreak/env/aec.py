@@ -58,7 +58,7 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
 
     ``fast`` (the default where it applies): the four-seat call games (Call Break, Call
     Bridge, Batak Koz Maça) play each deal's calls and tricks on the batch env's compiled
-    kernel, with the very same vectors, masks and rewards, some ten times faster; the deal
+    kernel, with the very same vectors, masks and rewards, about seven times faster; the deal
     (its seed, any misdeal claim) starts on the engine, and ``deal`` catches up with the
     kernel whenever it is read (in a match, the match also catches up at the end of each
     deal, to book it).  It needs numba (``callbreak[fast]``); ``fast=False`` keeps every
@@ -291,6 +291,8 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
             self._catch_up()
             self._book()
             return
+        # A lone deal: its points straight from the kernel, without catching the engine up
+        # (a replay of the whole deal, which would cost about as much as playing it here).
         self._clear_rewards()
         for name, tenths in zip(self.agents, table.points(), strict=True):
             self.rewards[name] = self.reward_sign * tenths / 10
