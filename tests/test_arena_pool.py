@@ -34,7 +34,7 @@ def test_pool_names_expand_to_registered_bots() -> None:
         assert set(specs) <= set(available_bots())
     assert expand_pool(["default"]) == POOLS["default"]
     assert set(POOLS["styles"]) < set(POOLS["default"])
-    assert {"heuristic", "expert-plain", "selfplay"} < set(POOLS["default"])
+    assert {"heuristic", "expert-plain", "selfplay", "mcts"} < set(POOLS["default"])
     # Repeated names count once, in order; spaces separate names inside one item.
     assert expand_pool(["ducker trumper", "ducker", "expert:budget_ms=50,call_bias=0"]) == (
         "ducker",

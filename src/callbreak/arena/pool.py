@@ -53,7 +53,7 @@ STYLES: tuple[str, ...] = ("cautious", "aggressive", "ducker", "trumper")
 
 POOLS: dict[str, tuple[str, ...]] = {
     "styles": STYLES,
-    "default": ("heuristic", *STYLES, "expert-plain", "selfplay"),
+    "default": ("heuristic", *STYLES, "expert-plain", "selfplay", "mcts"),
 }
 """Named pools: a name given to ``--pool`` stands for these bot specs."""
 

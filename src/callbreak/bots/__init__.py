@@ -3,6 +3,7 @@
 from callbreak.bots.base import Bot, available_bots, make_bot, register_bot, warm_up
 from callbreak.bots.expert import ExpertBot
 from callbreak.bots.heuristic import HeuristicBot
+from callbreak.bots.mcts import MctsBot
 from callbreak.bots.random_bot import RandomBot
 from callbreak.bots.styles import AggressiveBot, CautiousBot, DuckerBot, TrumperBot
 
@@ -22,6 +23,7 @@ __all__ = [
     "DuckerBot",
     "ExpertBot",
     "HeuristicBot",
+    "MctsBot",
     "RandomBot",
     "TrumperBot",
     "available_bots",

@@ -30,6 +30,9 @@ where their style does.
 * ``selfplay`` is the policy trained by self-play (the ``rl`` bot) with the
   example policy ``examples/callbreak-rl.npz`` by default, so a pool can name
   it; ``selfplay:path=FILE`` seats another (needs numpy).
+* ``mcts`` (``bots.mcts``) is the one member that shares nothing with the
+  heuristic: a determinized UCT search with random playouts and calls by a
+  card count, the way public tournament bots are built.
 
 The styles are written for the Call Break rules (the game ``callbreak``:
 ``callbreak``, ``callbreak-bhoos``, and the presets built on the same deal
