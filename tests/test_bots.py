@@ -173,6 +173,16 @@ def test_expert_call_spread_widens_the_simulated_tricks() -> None:
         ExpertBot(call_spread=0.6)
 
 
+def test_trust_reads_the_play_seat_by_seat_unless_given_as_0() -> None:
+    from callbreak.bots.expert import ExpertBot
+
+    assert ExpertBot().trust == 0.2
+    assert ExpertBot(trust=0).trust is None  # surprise per card, every seat alike
+    assert make_bot("expert:trust=0.5").trust == 0.5  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="trust"):
+        ExpertBot(trust=1.5)
+
+
 def test_warm_up_calls_a_bots_own_preparation_and_skips_bots_without_one() -> None:
     from callbreak.bots import warm_up
 

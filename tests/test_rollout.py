@@ -190,7 +190,9 @@ def test_surprises_count_exactly_the_cards_the_heuristic_would_not_have_played(
         calls = numpy.array(deal.calls, numpy.int64)
         for each in built:
             for observer, expected in ((0, deviations), (2, 0)):
-                out = numpy.zeros(1, numpy.int64)
+                out = numpy.zeros((1, 4), numpy.int64)
+                model = numpy.zeros((1, 4))
+                plain = numpy.zeros((1, 4))
                 each.surprises(
                     play_rules(rules),
                     now,
@@ -201,9 +203,17 @@ def test_surprises_count_exactly_the_cards_the_heuristic_would_not_have_played(
                     calls,
                     numpy.zeros(4, numpy.int64),
                     observer,
+                    0.9,
                     out,
+                    model,
+                    plain,
                 )
-                assert out[0] == expected, (trial, observer)
+                assert out[0].sum() == out[0, 2 if observer == 0 else 0] == expected
+                assert out[0, observer] == 0 and model[0, observer] == plain[0, observer] == 0
+                # Each card weighs log(0.9 + 0.1/n) kept, log(0.1/n) strayed; any: log(1/n):
+                # the seats that never strayed are likelier under the policy than random.
+                for p in {1, 3}:
+                    assert plain[0, p] < 0 and model[0, p] > plain[0, p]
         seen += deviations
     assert seen > 8  # the random seat did stray from the policy
 

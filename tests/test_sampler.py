@@ -388,3 +388,39 @@ def test_weighing_the_play_favours_worlds_that_explain_it() -> None:
     plain = sum(weighed._replay.surprises([list(w.hands) for w in uniform])) / 200
     better = sum(weighed._replay.surprises([list(w.hands) for w in chosen])) / 200
     assert better < plain / 2
+
+
+def test_trust_lets_a_seat_that_plays_at_random_count_as_random() -> None:
+    """Seat 2 plays random legal cards, seats 1 and 3 the heuristic's.  As a mixture
+    (``trust=0.2``), seat 2's cards weigh the worlds as a random player's would (by the
+    cards it could have played), while seats 1 and 3 are read as the policy: in the
+    true world, which explains their play, the policy model outweighs the random one."""
+    from callbreak.bots import Bot, HeuristicBot, RandomBot
+
+    rules = Rules.preset("callbreak").replace(misdeal="off")
+    bots: list[Bot] = [HeuristicBot(seed=1), HeuristicBot(seed=2), RandomBot(seed=3)]
+    bots.append(HeuristicBot(seed=4))
+    match = Match(rules, seed=11)
+    while not (match.phase == "play" and match.deal.trick_number >= 7):
+        match.act(bots[match.to_act or 0].act(match.observation(match.to_act or 0)))
+    observation = match.observation(0)
+    worlds = WorldSampler(observation, sigma=None).draw(400, random.Random(1))
+    drawn = numpy.array([list(match.deal.hands)] + [list(w.hands) for w in worlds])
+    surprise, trust = 0.02, 0.2
+    sampler = WorldSampler(observation, sigma=None, surprise=surprise, trust=trust)
+    assert sampler._replay is not None
+    misses, model, plain = sampler._replay.evidence(drawn, (1 - surprise) / (1 + 3 * surprise))
+    mixed = numpy.logaddexp(numpy.log(trust) + model, numpy.log1p(-trust) + plain)
+    assert numpy.allclose(sampler._log_weights(drawn), mixed.sum(axis=1))
+    assert not mixed[:, 0].any()  # the observer's own cards say nothing
+    policy_lead = mixed - (numpy.log1p(-trust) + plain)  # >= 0: how far the policy leads
+    # In the true world (row 0) the heuristic seats never strayed and the random one did.
+    assert misses[0, 1] == misses[0, 3] == 0 and misses[0, 2] >= 3
+    assert policy_lead[0, 1] > 3 and policy_lead[0, 3] > 3 and policy_lead[0, 2] < 0.05
+    assert numpy.median(policy_lead[:, 2]) < 0.05
+    # Per card alike (trust None), the random seat's strays weigh the worlds heavily.
+    alike = WorldSampler(observation, sigma=None, surprise=surprise)
+    assert numpy.allclose(alike._log_weights(drawn), misses.sum(axis=1) * numpy.log(surprise))
+    assert numpy.std(misses[:, 2] * numpy.log(surprise)) > 2 * numpy.std(mixed[:, 2] - plain[:, 2])
+    with pytest.raises(ValueError, match="probability"):
+        WorldSampler(observation, surprise=surprise, trust=0)

@@ -30,6 +30,7 @@ moves, compiled or interpreted.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -714,10 +715,16 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
         calls: Any,
         voids0: Any,
         seat: int,
+        keep: float,
         out: Any,
+        model_logs: Any,
+        random_logs: Any,
     ) -> None:
-        """How many of the other seats' cards so far the policy would not have played, had
-        the hands been those of ``worlds[i]``: ``out[i]``.
+        """How many of each other seat's cards so far the policy would not have played, had
+        the hands been those of ``worlds[i]``: ``out[i, p]``; and the log likelihood of
+        the seat's cards in that world under two models of it, ``model_logs[i, p]`` for
+        "plays the policy's card with probability ``keep``, else any legal card" and
+        ``random_logs[i, p]`` for "any legal card" (``sampler``'s ``trust`` mixes them).
 
         The deal is replayed from the first lead: ``history[:nplayed]`` holds the
         cards in the order played, ``played_by[p]`` the cards seat ``p`` played (so
@@ -733,7 +740,9 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
                 hands[p] = worlds[i, p] | played_by[p]
                 won[p] = 0
                 voids[p] = voids0[p]
-            miss = 0
+                out[i, p] = 0
+                model_logs[i, p] = 0.0
+                random_logs[i, p] = 0.0
             first_trick = True
             trump_played = False
             n = 0
@@ -758,8 +767,16 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
                         first_trick,
                         trump_played,
                     )
+                    options = count(
+                        legal_mask(rules, hands[p], led, win, first_trick, trump_played)
+                    )
+                    spread = (1.0 - keep) / options
+                    random_logs[i, p] -= math.log(options)
                     if choice != c:
-                        miss += 1
+                        out[i, p] += 1
+                        model_logs[i, p] += math.log(spread) if spread > 0 else -1e9
+                    else:
+                        model_logs[i, p] += math.log(keep + spread)
                 led, win, win_seat = place(rules, hands, voids, p, n, c, led, win, win_seat)
                 trump_played = trump_played or c // RANK_COUNT == trump
                 n += 1
@@ -770,7 +787,6 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
                     n = 0
                     led = -1
                     win = -1
-            out[i] = miss
 
     mixed_call_tricks = jit(mixed_call_tricks)
     mixed_card_tricks = jit(mixed_card_tricks)

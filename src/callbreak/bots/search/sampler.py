@@ -545,6 +545,17 @@ class WorldSampler:
     candidates explain the play badly, and weighing them all would leave few
     worlds that count.  ``None`` (or 1) ignores the play.
 
+    ``trust`` in (0, 1] weighs the play more carefully, seat by seat, as a
+    mixture: with probability ``trust`` the seat plays the policy's card with
+    probability ``keep`` (else any legal card: ``keep`` is set so that, with
+    four legal cards, a card the policy would not have played weighs
+    ``surprise`` times one it would), otherwise it plays any legal card.  A
+    seat that keeps straying from the policy in every world then counts as a
+    random player, and its cards weigh the worlds by no more than the number
+    of cards it could have played, instead of by the policy's opinion: the
+    hard facts, when the model of that seat is wrong.  ``None``: the plain
+    factor per card above, for every seat alike.
+
     Where numba is installed the candidates are dealt and weighed by the
     compiled kernels of ``search.belief`` (the same deals, much faster).
     ``draw_arrays`` gives the same draw as numpy arrays, without building a
@@ -559,10 +570,14 @@ class WorldSampler:
         sigma: float | None = 1.5,
         surprise: float | None = None,
         oversample: int = 16,
+        trust: float | None = None,
     ) -> None:
+        if trust is not None and not 0 < trust <= 1:
+            raise ValueError("trust is a probability: more than 0, at most 1")
         self.observation = observation
         self.sigma = sigma
         self.surprise = surprise if surprise is not None and surprise < 1 else None
+        self.trust = trust
         self.oversample = oversample
         self._hands = _HandSampler(constraints(observation))
         self._replay = _Replay(observation, self._hands.cons) if self.surprise else None
@@ -628,7 +643,17 @@ class WorldSampler:
                 ]
             )
         if self._replay is not None and self.surprise:
-            logs += self._replay.surprises(drawn) * math.log(self.surprise)
+            if self.trust is None:
+                logs += self._replay.surprises(drawn) * math.log(self.surprise)
+            else:
+                numpy = self._replay.numpy
+                keep = (1 - self.surprise) / (1 + 3 * self.surprise)
+                _, model, plain = self._replay.evidence(drawn, keep)
+                if self.trust < 1:
+                    model = numpy.logaddexp(
+                        math.log(self.trust) + model, math.log1p(-self.trust) + plain
+                    )
+                logs += model.sum(axis=1)
         return logs
 
 
@@ -741,8 +766,16 @@ class _Replay:
     def surprises(self, drawn: Any) -> Any:
         """Cards of the others' play the policy would not have chosen, per drawn deal
         (``drawn[deal, seat]``, a numpy array or lists)."""
+        return self.evidence(drawn, 0.5)[0].sum(axis=1)
+
+    def evidence(self, drawn: Any, keep: float) -> tuple[Any, Any, Any]:
+        """Per drawn deal and seat: the cards the policy would not have chosen, and the
+        log likelihoods of the seat's play under "the policy's card with probability
+        ``keep``, else any" and under "any legal card" (``rollout``'s ``surprises``)."""
         numpy = self.numpy
-        out = numpy.zeros(len(drawn), numpy.int64)
+        misses = numpy.zeros((len(drawn), 4), numpy.int64)
+        model = numpy.zeros((len(drawn), 4))
+        plain = numpy.zeros((len(drawn), 4))
         if self.played:
             self.playouts.surprises(
                 self.rules,
@@ -754,9 +787,12 @@ class _Replay:
                 self.calls,
                 self.voids,
                 self.seat,
-                out,
+                keep,
+                misses,
+                model,
+                plain,
             )
-        return out
+        return misses, model, plain
 
 
 __all__ = [
