@@ -10,9 +10,10 @@ from callbreak.bots import MctsBot, make_bot
 from callbreak.bots.mcts import count_tricks
 from callbreak.bots.search import uct
 from callbreak.bots.search.solver import numba_available
+from callbreak.bots.search.world import World
 from callbreak.cards import parse_card, parse_hand
 from callbreak.engine.deal import play_rules
-from callbreak.engine.kernel import score_table
+from callbreak.engine.kernel import points_table
 from helpers import play_legally
 
 SPADES = 0
@@ -30,16 +31,17 @@ def _search(
 ) -> numpy.ndarray:
     """Root visits by card after ``iterations`` playouts in the one world ``hands``."""
     rules = Rules.preset("callbreak")
-    world = numpy.array([[parse_hand(h) for h in hands]], numpy.int64)
-    cards = [parse_card(c) for c in trick]
-    root = uct.root_state(world[0], leader, cards, won, SPADES, False, sum(won) == 0)
+    masks = tuple(parse_hand(h) for h in hands)
+    world = numpy.array([masks], numpy.int64)
+    cards = tuple(parse_card(c) for c in trick)
+    root = uct.root_state(World(play_rules(rules), masks, leader, cards, tuple(won)))
     visits = numpy.zeros(64, numpy.int64)
     runs = kernel.search(
         play_rules(rules),
         world,
         root,
         numpy.array(calls, numpy.int64),
-        score_table(rules) / 10,
+        points_table(rules),
         0.0,
         iterations,
         2.0,

@@ -119,7 +119,6 @@ reproducible experiments.
 
 from __future__ import annotations
 
-import functools
 import gc
 import random
 import threading
@@ -132,6 +131,7 @@ from callbreak.bots.heuristic import HeuristicBot, estimate_tricks
 from callbreak.bots.knowledge import read
 from callbreak.cards import CARD_NAMES, parse_card
 from callbreak.engine import Action, Observation
+from callbreak.engine.kernel import points_table
 from callbreak.rules import Rules
 
 _SAFETY = 0.85
@@ -211,14 +211,6 @@ def _warm_solver() -> None:
     gc.collect()
     gc.freeze()
     _solver_ready.set()
-
-
-@functools.lru_cache(maxsize=16)
-def _score_table(rules: Rules) -> Any:
-    """``table[call, won]``: points as a float, for every call allowed (other rows 0)."""
-    from callbreak.engine.kernel import score_table
-
-    return score_table(rules) / 10
 
 
 def _playouts(wait: bool) -> Any:
@@ -423,7 +415,7 @@ class ExpertBot:
 
         rules = observation.rules
         seat = observation.seat
-        table = _score_table(rules)
+        table = points_table(rules)
         playouts = _playouts(self.deterministic)
         if playouts is None:
             return None, None
@@ -561,7 +553,7 @@ class ExpertBot:
         playouts = _playouts(self.deterministic)
         if playouts is None:
             return None
-        scores = _score_table(rules)
+        scores = points_table(rules)
         hist = numpy.zeros((hi - lo + 1, rules.hand_size + 1))
         rivals = numpy.zeros(hi - lo + 1)
         rows = numpy.arange(hi - lo + 1)
@@ -622,7 +614,7 @@ class ExpertBot:
         tricks, with ``call_bias`` tricks added (interpolated between whole tricks)."""
         import numpy
 
-        rows = _score_table(rules)[lo : hi + 1]
+        rows = points_table(rules)[lo : hi + 1]
         bias = self.call_bias
         if bias is None:
             bias = 0.25 if rules.success_window == "at_least" else 0.0

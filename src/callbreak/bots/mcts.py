@@ -36,7 +36,7 @@ from callbreak.bots.base import register_bot
 from callbreak.bots.heuristic import HeuristicBot
 from callbreak.cards import CARD_NAMES, RANK_COUNT, SUIT_MASKS, parse_card
 from callbreak.engine import Action, Observation
-from callbreak.rules import Rules
+from callbreak.engine.kernel import points_table
 
 _ACE, _KING, _QUEEN = 12, 11, 10
 """Ranks within a suit (2 is 0)."""
@@ -131,7 +131,6 @@ class MctsBot:
 
         from callbreak.bots.search import uct
         from callbreak.bots.search.sampler import WorldSampler
-        from callbreak.engine.kernel import score_table
 
         legal = [parse_card(c) for c in observation.legal]
         if len(legal) == 1:
@@ -140,15 +139,7 @@ class MctsBot:
         sampler = WorldSampler(observation, sigma=None)
         hands, _ = sampler.draw_arrays(self.worlds, self._rng)
         world = sampler.template
-        root = uct.root_state(
-            hands[0],
-            world.leader,
-            world.trick,
-            world.tricks,
-            world.rules.trump,
-            world.trump_played,
-            world.first_trick,
-        )
+        root = uct.root_state(world)
         calls = numpy.array([c or 0 for c in observation.calls], numpy.int64)
         visits = numpy.zeros(64, numpy.int64)
         search.search(
@@ -156,7 +147,7 @@ class MctsBot:
             hands,
             root,
             calls,
-            _points(observation.rules, score_table),
+            points_table(observation.rules),
             self.rivalry,
             self.iterations,
             self.explore,
@@ -174,14 +165,3 @@ class MctsBot:
             self._uct = uct.compiled() if numba_available() else uct.interpreted()
             self._tree = uct.Tree.of(self.iterations)
         return self._uct
-
-
-_POINTS: dict[Rules, Any] = {}
-
-
-def _points(rules: Rules, score_table: Any) -> Any:
-    """``score_table(rules)`` in points (floats), once per rules."""
-    found = _POINTS.get(rules)
-    if found is None:
-        found = _POINTS[rules] = score_table(rules) / 10
-    return found

@@ -12,6 +12,7 @@ the same draws, play the same cards: that is what the tests compare.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -119,6 +120,13 @@ def score_table(rules: Rules) -> Any:
         for won in range(HAND_SIZE + 1):
             table[call, won] = rules.score(call, won).tenths
     return table
+
+
+@functools.lru_cache(maxsize=16)
+def points_table(rules: Rules) -> Any:
+    """``score_table`` in points (floats), built once per rules: the searches score every
+    playout with it.  Shared between callers: read it, never write to it."""
+    return score_table(rules) / 10
 
 
 def _identity(function: Any) -> Any:

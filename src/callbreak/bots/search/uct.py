@@ -30,11 +30,12 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy
 
+from callbreak.bots.search.world import World
 from callbreak.cards import RANK_COUNT
 from callbreak.engine import tricks
 
@@ -53,30 +54,17 @@ class Uct:
     compiled: bool
 
 
-def root_state(
-    hands: Any,
-    leader: int,
-    trick: Any,
-    won: Any,
-    trump: int,
-    trump_played: bool,
-    first_trick: bool,
-) -> Any:
-    """The state array of a world (hands of one world, the trick in progress played in)."""
+def root_state(world: World) -> Any:
+    """The state array of ``world`` (its hands, the trick in progress, tricks won)."""
     state = numpy.zeros(STATE, numpy.int64)
-    state[:PLAYERS] = hands
-    state[PLAYERS : 2 * PLAYERS] = won
-    state[S_LEADER] = leader
-    state[S_LED] = state[S_WIN] = state[S_WIN_SEAT] = -1
-    state[S_TRUMP_PLAYED] = int(trump_played)
-    state[S_FIRST] = int(first_trick)
-    for i, card in enumerate(trick):
-        seat = (leader + i) % PLAYERS
-        if i == 0:
-            state[S_LED], state[S_WIN], state[S_WIN_SEAT] = card // RANK_COUNT, card, seat
-        elif tricks.beats(card, int(state[S_WIN]), trump):
-            state[S_WIN], state[S_WIN_SEAT] = card, seat
-        state[S_COUNT] += 1
+    state[:PLAYERS] = world.hands
+    state[PLAYERS : 2 * PLAYERS] = world.tricks
+    state[S_LEADER] = world.leader
+    state[S_COUNT] = len(world.trick)
+    state[S_LED] = world.led
+    state[S_WIN], state[S_WIN_SEAT] = world.winning
+    state[S_TRUMP_PLAYED] = int(world.trump_played)
+    state[S_FIRST] = int(world.first_trick)
     return state
 
 
@@ -131,6 +119,15 @@ def _build(jit: Callable[[Any], Any]) -> Uct:
 
     play = jit(play)
 
+    def reset(state: Any, root: Any, worlds: Any, i: int) -> None:
+        """``state`` back to ``root`` with the hands of ``worlds[i]``."""
+        for k in range(STATE):
+            state[k] = root[k]
+        for p in range(PLAYERS):
+            state[p] = worlds[i, p]
+
+    reset = jit(reset)
+
     def random_card(mask: int) -> int:
         return int(nth_card(mask, int(numpy.random.random() * popcount(mask))))
 
@@ -165,20 +162,14 @@ def _build(jit: Callable[[Any], Any]) -> Uct:
         numpy.random.seed(seed)
         runs = 0
         for i in range(worlds.shape[0]):
-            for k in range(STATE):
-                state[k] = root[k]
-            for p in range(PLAYERS):
-                state[p] = worlds[i, p]
+            reset(state, root, worlds, i)
             first[0] = -1
             parent[0] = -1
             visits[0] = 0
             untried[0] = legal(rules, state)
             nodes = 1
             for _ in range(iterations):
-                for k in range(STATE):
-                    state[k] = root[k]
-                for p in range(PLAYERS):
-                    state[p] = worlds[i, p]
+                reset(state, root, worlds, i)
                 node = 0
                 # Select: down through fully tried nodes by each mover's upper bound.
                 while untried[node] == 0 and first[node] >= 0:
@@ -278,18 +269,8 @@ class Tree:
         )
 
     def arrays(self) -> tuple[Any, ...]:
-        return (
-            self.state,
-            self.move,
-            self.mover,
-            self.parent,
-            self.first,
-            self.sibling,
-            self.untried,
-            self.visits,
-            self.value,
-            self.reward,
-        )
+        """The arrays in the order ``search`` takes them (the fields' order)."""
+        return tuple(getattr(self, f.name) for f in fields(self))
 
 
 def _identity(function: Any) -> Any:
