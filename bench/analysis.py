@@ -81,9 +81,9 @@ def main() -> None:
         started = time.perf_counter()
         analyst.warm_up()
         if expert is not None:
-            from callbreak.bots.expert import shared_solver
+            from callbreak.bots.expert import warm_up_search
 
-            shared_solver(wait=True)
+            warm_up_search(wait=True)
         compile_s = time.perf_counter() - started
         warm = []
         from callbreak.analysis import played_deals

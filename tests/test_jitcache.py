@@ -36,7 +36,9 @@ def test_compiled_code_is_reused_until_a_named_source_changes(
     first = compiled()
     assert sum(first.stats.cache_misses.values()) == 1
     files = sorted(p.name for p in (tmp_path / "cache" / PREFIX).iterdir())
-    assert files and all(name.startswith(f"{PREFIX}-h19_kernel.twice-") for name in files)
+    assert files and all(
+        name.startswith(f"{PREFIX}-") and "-h19_kernel.twice-" in name for name in files
+    )
     assert sum(compiled().stats.cache_hits.values()) == 1
     (tmp_path / "h19_helper.py").write_text("FACTOR = 3\n", encoding="utf-8")
     assert sum(compiled().stats.cache_hits.values()) == 0
@@ -54,3 +56,32 @@ def test_skipped_functions_compile_every_time(
         function = cached_jit(numba.njit, [kernel], "", skip=("search",))(kernel.search)
         assert function(1) == 2 and not function.stats.cache_hits
     assert not (tmp_path / "cache" / PREFIX).exists()
+
+
+def test_a_kernel_that_calls_another_is_reused_by_a_later_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # numba keys a closure by pickling its cells, and a dispatcher pickles with an id new
+    # in every build: without our key, ``outer`` would never be found again.
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    source = (
+        "def build(jit, step):\n"
+        "    def inner(x):\n"
+        "        return x + step\n"
+        "    inner = jit(inner)\n"
+        "    def outer(x):\n"
+        "        return 2 * inner(x)\n"
+        "    return jit(outer)\n"
+    )
+    kernel = _module(tmp_path, "h19_closure", source)
+
+    def build(step: int) -> Any:
+        outer = kernel.build(cached_jit(numba.njit, [kernel], "options"), step)
+        assert outer(1) == 2 * (1 + step)
+        return outer
+
+    assert not build(1).stats.cache_hits
+    assert sum(build(1).stats.cache_hits.values()) == 1
+    # A value in a cell is still part of the key: another step is compiled, not loaded.
+    assert not build(2).stats.cache_hits

@@ -442,9 +442,9 @@ class Analyst:
         hands = (0b11, 0b1100, 0b110000, 0b11000000)
         self.solver.move_values(World(rules, hands, 0, tricks=(3, 3, 3, 2)), 0)
         if self.expert is not None and self.expert.split(":", 1)[0] == "expert":
-            from callbreak.bots.expert import shared_solver
+            from callbreak.bots.expert import warm_up_search
 
-            shared_solver(wait=False)
+            warm_up_search(wait=False)
 
     def deal(
         self, deal: Deal, seat: int, number: int = 1, progress: Progress | None = None

@@ -145,18 +145,42 @@ _CALL_SPREAD = 3
 MODELS = ("heuristic", "noisy", "trumper", "ducker", "greedy")
 """The play models a playout can give another seat (``rollout``'s ``choose_as``)."""
 
-_solver: Any = None
-_playouts_ready: Any = None
-_solver_ready = threading.Event()
-_solver_lock = threading.Lock()
+
+class _Shared:
+    """A numba build the whole process shares, made once on a background thread on the
+    first ask, so that no decision waits for numba unless it asks to (``get(wait=True)``)."""
+
+    def __init__(self, build: Callable[[], Any], name: str) -> None:
+        self._build = build
+        self._name = name
+        self._value: Any = None
+        self._ready = threading.Event()
+        self._lock = threading.Lock()
+        self._started = False
+
+    def _run(self) -> None:
+        self._value = self._build()
+        # numba leaves tens of thousands of objects behind; a full collection that walks
+        # them takes about 100 ms, longer than a small budget.  Collect them once here,
+        # then move the survivors out of the collector's sight for good.
+        gc.collect()
+        gc.freeze()
+        self._ready.set()
+
+    def get(self, wait: bool) -> Any:
+        """The build once it is done, else None (it starts on the first ask)."""
+        with self._lock:
+            if not self._started:
+                self._started = True
+                threading.Thread(target=self._run, name=self._name, daemon=True).start()
+        if wait:
+            self._ready.wait()
+        return self._value if self._ready.is_set() else None
 
 
-def _warm_solver() -> None:
-    """Build the solver and the playouts and run each once, so numba compiles off the clock."""
-    global _solver, _playouts_ready
-    import numpy
-
-    from callbreak.bots.search import rollout, sampler
+def _build_solver() -> Any:
+    """The exact solver, run once so numba compiles its search (about 15 s, every process:
+    the recursive search is never loaded from the disk cache)."""
     from callbreak.bots.search.solver import Solver
     from callbreak.bots.search.world import World
     from callbreak.engine.deal import play_rules
@@ -165,12 +189,21 @@ def _warm_solver() -> None:
     rules = play_rules(Rules.preset("callbreak"))
     hands = (0b1, 0b10, 0b100, 0b1000)  # 2S, 3S, 4S, 5S: one trick left
     solver.move_values(World(rules, hands, 0, tricks=(3, 3, 3, 3)), 0)
-    if not solver.compiled:
-        _solver = solver
-        _solver_ready.set()
-        return
+    return solver
+
+
+def _build_playouts() -> Any:
+    """The compiled playouts and the sampler's kernels, each run once (loaded from numba's
+    disk cache after the first process, else compiled: 30 s and more)."""
+    import numpy
+
+    from callbreak import Match
+    from callbreak.bots.search import rollout, sampler
+    from callbreak.engine.deal import play_rules
+
     playouts = rollout.compiled()
-    worlds = numpy.array([hands], numpy.int64)
+    rules = play_rules(Rules.preset("callbreak"))
+    worlds = numpy.array([(0b1, 0b10, 0b100, 0b1000)], numpy.int64)
     calls = numpy.ones((1, 4), numpy.int64)
     none = numpy.zeros(4, numpy.int64)
     models = numpy.ones(len(MODELS))
@@ -196,44 +229,39 @@ def _warm_solver() -> None:
         1,
     )
     # The sampler's compiled deals and weights: a short deal played to its second trick.
-    from callbreak import Match
-
     match = Match(Rules.preset("callbreak").replace(misdeal="off"), seed=0)
     while match.phase != "play" or match.deal.trick_number < 1:
         match.act(3 if match.phase == "call" else match.legal()[0])
     observation = match.observation(match.to_act or 0)
-    sampler.WorldSampler(observation, sigma=1.0, surprise=0.5).draw(2, random.Random(0))
-    _solver = solver
-    _playouts_ready = playouts
-    # numba leaves tens of thousands of objects behind; a full collection that walks them
-    # takes about 100 ms, longer than a small budget.  Collect them once here, then move
-    # the survivors out of the collector's sight for good.
-    gc.collect()
-    gc.freeze()
-    _solver_ready.set()
+    sampler.WorldSampler(observation, sigma=1.0, surprise=0.5, trust=0.2).draw(2, random.Random(0))
+    return playouts
+
+
+_SOLVER = _Shared(_build_solver, "solver-warm-up")
+_PLAYOUTS = _Shared(_build_playouts, "playouts-warm-up")
 
 
 def _playouts(wait: bool) -> Any:
-    """The compiled playouts once numba has built them (see ``shared_solver``), the plain
-    Python ones where numba is not installed, else None: the caller falls back."""
+    """The compiled playouts once numba has built them, the plain Python ones where numba
+    is not installed, else None: the caller falls back."""
     from callbreak.bots.search import rollout
     from callbreak.bots.search.solver import numba_available
 
     if not numba_available():
         return rollout.interpreted()
-    return _playouts_ready if shared_solver(wait) is not None else None
+    return _PLAYOUTS.get(wait)
+
+
+def warm_up_search(wait: bool) -> None:
+    """Start the expert's numba build now (its first decision would), and with ``wait``
+    wait for it: a face that seats the expert later lets it build meanwhile."""
+    _playouts(wait)
 
 
 def shared_solver(wait: bool) -> Any:
-    """The process's solver once it is compiled, else None (compiling starts in the
-    background on the first ask, so a decision never waits for numba unless ``wait``)."""
-    with _solver_lock:
-        if not _solver_ready.is_set() and not getattr(shared_solver, "started", False):
-            shared_solver.started = True  # type: ignore[attr-defined]
-            threading.Thread(target=_warm_solver, name="solver-warm-up", daemon=True).start()
-    if wait:
-        _solver_ready.wait()
-    return _solver if _solver_ready.is_set() else None
+    """The process's solver once it is compiled (plain Python without numba), else None:
+    compiling starts in the background on the first ask."""
+    return _SOLVER.get(wait)
 
 
 @register_bot("expert", "search: sampled worlds solved exactly, calls by simulation (budget_ms)")
@@ -321,8 +349,11 @@ class ExpertBot:
         self._solver: Any = None
 
     def warm_up(self) -> None:
-        """Wait for the search's one-off numba compile (seconds), so no decision does."""
-        shared_solver(wait=True)
+        """Wait for the search's one-off numba build (a second from numba's disk cache, a
+        minute without it; the solver's 15 s only with ``solve_from``), so no decision does."""
+        warm_up_search(wait=True)
+        if self.solve_from > 0:
+            shared_solver(wait=True)
 
     # ------------------------------------------------------------------ entry
     def act(self, observation: Observation) -> Action:
@@ -363,13 +394,16 @@ class ExpertBot:
         if len(legal) == 1:
             return legal[0]
         tricks_left = observation.rules.hand_size - observation.trick_number
-        solver = shared_solver(wait=self.deterministic)
-        if tricks_left <= self.solve_from and solver is not None:
+        solver = None
+        if tricks_left <= self.solve_from:
+            solver = shared_solver(wait=self.deterministic)
+        if solver is not None:
             points, tricks = self._solved(observation, legal, deadline, solver)
         else:
             points, tricks = self._rolled_out(observation, legal, deadline)
         if points is None or tricks is None:
-            self.fell_back = "no world searched in time" if solver else "search not compiled yet"
+            ready = solver is not None or _playouts(wait=False) is not None
+            self.fell_back = "no world searched in time" if ready else "search not compiled yet"
             return fallback
         return max(legal, key=lambda c: (points[c], tricks[c], c == fallback))
 

@@ -299,7 +299,15 @@ def interpreted() -> Kernels:
 
 @functools.cache
 def compiled() -> Kernels:
-    """The kernels compiled by numba, once per process; ImportError without numba."""
+    """The kernels compiled by numba, once per process and kept on disk (``jitcache``);
+    ImportError without numba."""
+    import sys
+
     import numba
 
-    return _build(numba.njit(cache=False))
+    from callbreak import cards
+    from callbreak.bots.search import jitcache
+
+    options: dict[str, Any] = {"cache": False}
+    sources = (heuristic, _core, cards, sys.modules[__name__], jitcache)
+    return _build(jitcache.cached_jit(numba.njit(**options), sources, repr(options)))
