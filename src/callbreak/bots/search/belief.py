@@ -303,11 +303,7 @@ def compiled() -> Kernels:
     ImportError without numba."""
     import sys
 
-    import numba
-
     from callbreak import cards
     from callbreak.bots.search import jitcache
 
-    options: dict[str, Any] = {"cache": False}
-    sources = (heuristic, _core, cards, sys.modules[__name__], jitcache)
-    return _build(jitcache.cached_jit(numba.njit(**options), sources, repr(options)))
+    return _build(jitcache.njit((heuristic, _core, cards, sys.modules[__name__])))

@@ -67,6 +67,20 @@ def folders(source: str) -> list[Path]:
     return found
 
 
+def njit(
+    modules: Sequence[ModuleType], skip: Sequence[str] = (), **options: Any
+) -> Callable[[Any], Any]:
+    """``numba.njit(**options)`` kept on disk (``cached_jit``), stamped with ``modules``
+    (every source the build reads) and this module; ImportError without numba."""
+    import sys
+
+    import numba
+
+    options = {"cache": False, **options}  # the files are ours, not numba's own
+    sources = (*modules, sys.modules[__name__])
+    return cached_jit(numba.njit(**options), sources, repr(options), skip)
+
+
 def cached_jit(
     jit: Callable[[Any], Any],
     modules: Sequence[ModuleType],

@@ -821,12 +821,8 @@ def compiled() -> Rollouts:
     if _COMPILED is None:
         import sys
 
-        import numba
-
         from callbreak import cards
         from callbreak.bots.search import jitcache
 
-        options: dict[str, Any] = {"cache": False}
-        sources = (_core, tricks, cards, sys.modules[__name__], jitcache)
-        _COMPILED = _build(jitcache.cached_jit(numba.njit(**options), sources, repr(options)))
+        _COMPILED = _build(jitcache.njit((_core, tricks, cards, sys.modules[__name__])))
     return _COMPILED

@@ -203,20 +203,16 @@ def core(compiled: bool) -> Core:
     found = _CORES.get(compiled)
     if found is None:
         if compiled:
-            import numba
-
             # Without numba's reference counting: the core allocates nothing, and every
             # call of a compiled function that is handed an array otherwise counts the
             # array's owner up and down with atomic instructions (a third of the time).
-            options: dict[str, Any] = {"cache": False, "_nrt": False, "nogil": True}
             # Kept on disk (``jitcache``), stamped with every source the build reads; the
             # recursive search is compiled afresh each time (about 14 s of the 23).
             from callbreak import cards
             from callbreak.bots.search import jitcache
 
-            sources = (_core, tricks, cards, sys.modules[__name__], jitcache)
-            jit = jitcache.cached_jit(numba.njit(**options), sources, repr(options), ("search",))
-            found = _build(jit)
+            sources = (_core, tricks, cards, sys.modules[__name__])
+            found = _build(jitcache.njit(sources, ("search",), _nrt=False, nogil=True))
         else:
             found = _build(_identity)
         _CORES[compiled] = found

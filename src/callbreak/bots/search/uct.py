@@ -288,11 +288,8 @@ def compiled() -> Uct:
     """The search compiled by numba (once per process, kept on disk); ImportError without it."""
     import sys
 
-    import numba
-
     from callbreak import cards
     from callbreak.bots.search import jitcache
 
-    options: dict[str, Any] = {"cache": False, "_nrt": False, "nogil": True}
-    sources = (tricks, cards, sys.modules[__name__], jitcache)
-    return _build(jitcache.cached_jit(numba.njit(**options), sources, repr(options)))
+    sources = (tricks, cards, sys.modules[__name__])
+    return _build(jitcache.njit(sources, _nrt=False, nogil=True))
