@@ -200,3 +200,17 @@ def test_warm_up_calls_a_bots_own_preparation_and_skips_bots_without_one() -> No
     warm_up(bot)
     assert bot.prepared == 1
     warm_up(make_bot("heuristic"))  # has none: nothing happens, nothing fails
+
+
+def test_a_failed_search_build_is_reported_as_missing_not_waited_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from callbreak.bots.expert import _Shared
+
+    def broken() -> None:
+        raise RuntimeError("no compiler here")
+
+    monkeypatch.setattr("threading.excepthook", lambda args: None)
+    built = _Shared(lambda: "kernels", "ok")
+    assert built.get(wait=True) == "kernels"
+    assert _Shared(broken, "broken").get(wait=True) is None

@@ -159,13 +159,16 @@ class _Shared:
         self._started = False
 
     def _run(self) -> None:
-        self._value = self._build()
-        # numba leaves tens of thousands of objects behind; a full collection that walks
-        # them takes about 100 ms, longer than a small budget.  Collect them once here,
-        # then move the survivors out of the collector's sight for good.
-        gc.collect()
-        gc.freeze()
-        self._ready.set()
+        try:
+            self._value = self._build()
+            # numba leaves tens of thousands of objects behind; a full collection that
+            # walks them takes about 100 ms, longer than a small budget.  Collect them
+            # once here, then move the survivors out of the collector's sight for good.
+            gc.collect()
+            gc.freeze()
+        finally:
+            # A build that failed leaves None: the bot falls back instead of waiting forever.
+            self._ready.set()
 
     def get(self, wait: bool) -> Any:
         """The build once it is done, else None (it starts on the first ask)."""
