@@ -21,8 +21,10 @@ from callbreak.arena.pool import (
     run_pool,
 )
 from callbreak.arena.stats import mean
-from callbreak.bots import available_bots
+from callbreak.bots import available_bots, base
+from callbreak.bots.heuristic import HeuristicBot
 from callbreak.cli.main import app
+from callbreak.engine import Action, Observation
 
 runner = CliRunner()
 CALLBREAK = Rules.preset("callbreak")
@@ -132,6 +134,44 @@ def test_the_worker_count_changes_no_figure() -> None:
     two = run_pool(config, workers=2)
     assert [m.edges for m in one.mixes] == [m.edges for m in two.mixes]
     assert two.backend == "processes"
+
+
+class _OutOfTimeOnCards(HeuristicBot):
+    """The heuristic that says it fell back on every card (as the expert does out of time)."""
+
+    name = "out-of-time"
+
+    def act(self, observation: Observation) -> Action:
+        action = super().act(observation)
+        self.fell_back = "no world searched in time" if observation.phase == "play" else None
+        return action
+
+
+def test_answers_from_a_stand_in_are_counted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot that says it answered with a stand-in's move (``fell_back``) is counted per
+    decision, in the arena's figures and in the pool's; the others count none."""
+    monkeypatch.setitem(base._REGISTRY, "out-of-time", (_OutOfTimeOnCards, "falls back"))
+    run = run_arena(ArenaConfig(CALLBREAK, ("out-of-time", *["heuristic"] * 3), 2, 3), 1)
+    cards = 2 * 4 * 13  # deal sets × rotations × its cards in each game
+    assert run.fallbacks == [cards, 0, 0, 0]
+    slow = next(bot for bot in summarize(run).bots if bot.spec == "out-of-time")
+    assert slow.fallbacks == cards and slow.decisions == cards + 2 * 4
+    assert summarize(run).json()["bots"][0]["fallbacks"] == cards
+    pool = run_pool(PoolConfig(CALLBREAK, "out-of-time", ("random",), deals=2, seed=3), 1)
+    assert pool.fallbacks == pool.mixes[0].fallbacks == cards
+    assert pool.json()["fallbacks"] == cards and pool.json()["decisions"] == pool.decisions
+    plain = run_pool(PoolConfig(CALLBREAK, "heuristic", ("random",), deals=1, seed=3), 1)
+    assert plain.fallbacks == 0 and plain.decisions == 4 * 14
+    result = runner.invoke(
+        app,
+        [
+            *("arena", "--pool", "random", "--candidate", "out-of-time"),
+            *("--deals", "1", "--workers", "1"),
+        ],
+        env={"COLUMNS": "200"},
+    )
+    assert result.exit_code == 0, result.output
+    assert "52 of 56 answered by a stand-in" in " ".join(result.output.split())
 
 
 # ------------------------------------------------------------------ the command

@@ -153,6 +153,17 @@ def test_arena_counts_timeouts_and_illegal_answers_of_remote_seats() -> None:
     assert bot.timeouts == games and bot.illegal == run.illegal[0]
 
 
+def test_arena_counts_the_servers_stand_in_answers(heuristic_url: str) -> None:
+    """With too little of the round's time to ask its bot, ``serve-bot`` answers with the
+    heuristic and says so (``X-Fallback``); the arena counts each such answer."""
+    starved = heuristic_url + "#budget_ms=20,grace_ms=1000"
+    run = run_arena(ArenaConfig(BHOOS_RULES, (starved, *["heuristic"] * 3), 1, seed=3), 1)
+    assert run.timeouts == [0] * 4 and run.illegal == [0] * 4
+    assert run.fallbacks[0] == len(run.times_ms[0]) == 4 * 14 and run.fallbacks[1:] == [0, 0, 0]
+    served = run_arena(ArenaConfig(BHOOS_RULES, (heuristic_url, *["heuristic"] * 3), 1, 3), 1)
+    assert served.fallbacks == [0] * 4
+
+
 def test_a_bot_that_is_down_is_reported_clearly() -> None:
     with serve_in_thread(create_app("random")) as url:
         pass  # the server has stopped: nothing listens there now

@@ -261,6 +261,9 @@ class ChunkResult:
     illegal_examples: list[str] = field(default_factory=list)
     timeouts: list[int] = field(default_factory=list)
     """Answers that came too late (``SeatFault("timeout")``), by lineup entry."""
+    fallbacks: list[int] = field(default_factory=list)
+    """Answers a bot took from a stand-in (its ``fell_back`` set: the expert out of time),
+    by lineup entry."""
 
 
 def _bots(config: ArenaConfig, index: int, rotation: int) -> list[Bot]:
@@ -313,6 +316,10 @@ def play_game(config: ArenaConfig, deal: DealSet, rotation: int, chunk: ChunkRes
             match.act(fallback.choice(observation.legal))
             continue
         chunk.times_ms[entry].append((clock() - started) / 1e6)
+        if getattr(bots[seat], "fell_back", None):
+            if not chunk.fallbacks:  # a ChunkResult made without them
+                chunk.fallbacks = [0] * players
+            chunk.fallbacks[entry] += 1
         try:
             match.act(action)
         except IllegalAction as error:

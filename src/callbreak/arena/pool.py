@@ -178,6 +178,8 @@ class MixResult:
     illegal: int
     """Answers the engine refused, by the candidate; the mix's seats' are in ``mix_illegal``."""
     mix_illegal: int
+    fallbacks: int = 0
+    """The candidate's decisions answered by a stand-in (its ``fell_back``)."""
     edges: list[float] = field(repr=False, default_factory=list)
     """The per-deal-set edges behind ``edge``, in deal order."""
     member_edges: dict[str, list[float]] = field(repr=False, default_factory=dict)
@@ -200,6 +202,7 @@ class MixResult:
             "games": self.games,
             "illegal": self.illegal,
             "mix_illegal": self.mix_illegal,
+            "fallbacks": self.fallbacks,
         }
 
 
@@ -217,6 +220,9 @@ class PoolResult:
     call_minus_won: float | None
     decision_ms: dict[str, float] | None
     """The candidate's decision times over every mix: p50, p99, max."""
+    decisions: int
+    fallbacks: int
+    """The candidate's decisions over every mix, and those a stand-in answered."""
     workers: int
     backend: str
     wall_s: float
@@ -253,6 +259,8 @@ class PoolResult:
             "made_rate": self.made_rate,
             "mean_call_minus_won": self.call_minus_won,
             "decision_ms": self.decision_ms,
+            "decisions": self.decisions,
+            "fallbacks": self.fallbacks,
             "mixes_beaten": sum(m.clear for m in self.mixes),
         }
 
@@ -297,6 +305,7 @@ def summarize_mix(mix: tuple[str, ...], run: ArenaRun) -> MixResult:
         games=len(run.sets) * len(run.sets[0].games) if run.sets else 0,
         illegal=run.illegal[0] + (run.timeouts[0] if run.timeouts else 0),
         mix_illegal=sum(run.illegal[1:]) + (sum(run.timeouts[1:]) if run.timeouts else 0),
+        fallbacks=run.fallbacks[0] if run.fallbacks else 0,
         edges=edges,
         member_edges=by_member,
         times_ms=list(run.times_ms[0]),
@@ -333,6 +342,8 @@ def summarize_pool(config: PoolConfig, runs: Sequence[ArenaRun]) -> PoolResult:
         made_rate,
         call_minus_won,
         decision_ms,
+        len(times),
+        sum(r.fallbacks for r in results),
         first.workers,
         first.backend,
         first.wall_s,

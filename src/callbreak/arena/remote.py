@@ -195,8 +195,12 @@ class RemoteBot:
         self.left_ms = self.budget_ms
         self.last_ms = 0.0
         """Round-trip time of the last request, in milliseconds."""
+        self.fell_back: str | None = None
+        """The server's ``X-Fallback`` on the last answer: why it sent a stand-in's move
+        (the arena counts these)."""
 
     def act(self, observation: Observation) -> Action:
+        self.fell_back = None
         phase = observation.phase
         if phase not in ("call", "play"):
             return False
@@ -239,6 +243,7 @@ class RemoteBot:
             self._spent(started)
             raise SeatFault("illegal", f"{path} failed: {type(error).__name__}: {error}") from None
         self._spent(started)
+        self.fell_back = response.headers.get("X-Fallback")
         if response.status_code != 200:
             raise SeatFault(
                 "illegal", f"{path} answered HTTP {response.status_code}: {response.text[:200]}"

@@ -47,6 +47,8 @@ class ArenaRun:
     wall_s: float
     timeouts: list[int] = field(default_factory=list)
     """Answers that came too late (remote seats), by lineup entry; replaced like illegal ones."""
+    fallbacks: list[int] = field(default_factory=list)
+    """Answers a bot took from a stand-in (``fell_back``: the expert out of time), by entry."""
 
 
 def default_workers() -> int:
@@ -175,6 +177,7 @@ def _gather(
     times: list[list[float]] = [[] for _ in range(players)]
     illegal = [0] * players
     timeouts = [0] * players
+    fallbacks = [0] * players
     examples: list[str] = []
     sets: list[DealSetResult] = []
     for chunk in chunks:
@@ -183,5 +186,8 @@ def _gather(
             times[entry].extend(chunk.times_ms[entry])
             illegal[entry] += chunk.illegal[entry]
             timeouts[entry] += chunk.timeouts[entry] if chunk.timeouts else 0
+            fallbacks[entry] += chunk.fallbacks[entry] if chunk.fallbacks else 0
         examples.extend(chunk.illegal_examples)
-    return ArenaRun(config, sets, times, illegal, examples, workers, backend, wall_s, timeouts)
+    return ArenaRun(
+        config, sets, times, illegal, examples, workers, backend, wall_s, timeouts, fallbacks
+    )

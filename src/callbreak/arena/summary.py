@@ -28,6 +28,10 @@ What the figures mean (the README's "Arena" section says the same):
 * **decision ms** — p50, p99 and max of the wall time of every ``bot.act``.
 * **illegal** — answers the engine refused (each replaced by a random legal action).
 * **timeouts** — answers from remote seats that came too late (replaced the same way).
+* **fallbacks** — decisions a bot answered with a stand-in's move and said so
+  (its ``fell_back``: the expert when its search had no time, or a remote
+  ``serve-bot`` that sent the heuristic's answer, its ``X-Fallback`` header);
+  every one is a weaker move, so the share is reported beside the times.
 * **rating** — openskill Plackett–Luce, each game a four-player free-for-all
   ranked by points, games rated in deal-set then rotation order (so the
   ratings do not depend on the worker count).  Each entry is rated as its
@@ -78,6 +82,8 @@ class BotStats:
     points_per_game: list[float] = field(repr=False, default_factory=list)
     timeouts: int = 0
     """Answers that came too late (remote seats), each replaced by a random legal action."""
+    fallbacks: int = 0
+    """Decisions answered by a stand-in (the bot's ``fell_back``), a weaker move each."""
 
     def json(self) -> dict[str, Any]:
         return {
@@ -103,6 +109,7 @@ class BotStats:
             "decision_ms": self.decision_ms,
             "illegal": self.illegal,
             "timeouts": self.timeouts,
+            "fallbacks": self.fallbacks,
             "misdeal_claims": self.misdeal_claims,
             "rating": {"mu": self.rating_mu, "sigma": self.rating_sigma},
         }
@@ -284,6 +291,7 @@ def summarize(run: ArenaRun) -> ArenaSummary:
                 rating_sigma=final[spec][1],
                 points_per_game=points,
                 timeouts=sum(run.timeouts[e] for e in entries) if run.timeouts else 0,
+                fallbacks=sum(run.fallbacks[e] for e in entries) if run.fallbacks else 0,
             )
         )
     redeals = sum(game.redeals for result in run.sets for game in result.games)

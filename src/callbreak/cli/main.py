@@ -397,6 +397,7 @@ def _print_arena(console: Console, summary: ArenaSummary) -> None:
         "Max ms",
         "Illegal",
         "Timeouts",
+        "Fallbacks",
         "Misdeals",
     ):
         timing.add_column(heading, justify="left" if heading == "Bot" else "right")
@@ -417,6 +418,7 @@ def _print_arena(console: Console, summary: ArenaSummary) -> None:
             *(f"{ms[key]:.3g}" if key in ms else "-" for key in ("p50", "p99", "max")),
             str(bot.illegal),
             str(bot.timeouts),
+            str(bot.fallbacks),
             str(bot.misdeal_claims),
             style="red" if bot.illegal or bot.timeouts else None,
         )
@@ -450,7 +452,8 @@ def _print_arena(console: Console, summary: ArenaSummary) -> None:
         + f"Edge: paired per-deal-set difference from the other bots' points. Won: share of "
         f"matches ({config.rules.match_deals} consecutive deals, one rotation) won, ties shared; "
         f"{par} is par. Made: calls (or, declaring, contracts) made. Call−won: mean call minus "
-        "tricks won. Rating: openskill Plackett–Luce μ±σ. Misdeals: misdeals claimed."
+        "tricks won. Rating: openskill Plackett–Luce μ±σ. Fallbacks: decisions a bot answered "
+        "with a stand-in's move (the expert out of time). Misdeals: misdeals claimed."
     )
     for example in run.illegal_examples:
         console.print(Text.assemble(("illegal: ", "red"), example))

@@ -139,11 +139,16 @@ def print_pool(console: Console, result: PoolResult) -> None:
         if ms
         else ""
     )
+    fallbacks = (
+        f", {result.fallbacks} of {result.decisions} answered by a stand-in (out of time)"
+        if result.fallbacks
+        else ""
+    )
     beaten = sum(mix.clear for mix in result.mixes)
     console.print(
         f"Worst mix (*): [bold]{mix_name(worst.mix)}[/], edge {_edge(worst.edge)}. "
         f"Whole pool: edge {_edge(result.overall)}, made {made}, "
-        f"call−won {over}{timing}. Edge clear of zero against {beaten} of "
+        f"call−won {over}{timing}{fallbacks}. Edge clear of zero against {beaten} of "
         f"{len(result.mixes)} mixes."
     )
     console.print(
