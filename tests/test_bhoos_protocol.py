@@ -6,11 +6,16 @@ background thread) through httpx, as a tournament arena would.
 
 from __future__ import annotations
 
+import asyncio
 import copy
+import multiprocessing
+import os
 import random
 import threading
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any, ClassVar
 
 import httpx
@@ -23,7 +28,7 @@ from callbreak.bots.heuristic import HeuristicBot
 from callbreak.cards import parse_card
 from callbreak.engine import Action, Observation
 from callbreak.protocol.bhoos import BHOOS_RULES, BhoosRequestError, parse_request
-from callbreak.protocol.bhoos.server import BotService, create_app, serve_in_thread
+from callbreak.protocol.bhoos.server import BotService, _all_warm, create_app, serve_in_thread
 
 IDS = ["P3", "P0", "P2", "P1"]
 """The ids of the tournament's example: arbitrary strings in turn order."""
@@ -480,3 +485,29 @@ def test_decisions_on_worker_processes() -> None:
         assert httpx.post(address + "/play", json=body).json() == expected
         assert httpx.post(address + "/bid", json=ISSUE_BID).status_code == 200
         assert httpx.post(address + "/bid", json={"oops": 1}).status_code == 400
+
+
+def _slow_warm_up(folder: str) -> None:
+    """A worker's warm-up: quick for the first worker, slow for the others (as a spawned
+    process's imports are, while the first is already warm); each leaves its pid behind."""
+    try:
+        os.close(os.open(os.path.join(folder, "first"), os.O_CREAT | os.O_EXCL))
+    except FileExistsError:
+        time.sleep(1.0)
+    Path(folder, str(os.getpid())).touch()
+
+
+def test_start_up_waits_for_every_worker_to_warm_up(tmp_path: Path) -> None:
+    """Warm-up tasks go to any idle worker, so the warm one could take them all; start-up
+    returns only once every worker has answered one, that is, has finished its warm-up."""
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(
+        3, mp_context=context, initializer=_slow_warm_up, initargs=(str(tmp_path),)
+    ) as executor:
+
+        async def start() -> None:
+            await _all_warm(asyncio.get_running_loop(), executor, 3)
+
+        asyncio.run(start())
+        warmed = [p for p in tmp_path.iterdir() if p.name != "first"]
+        assert len(warmed) == 3

@@ -75,6 +75,9 @@ DEFAULT_MAX_BUDGET_MS = 1000
 """Cap on a budgeted bot's thinking per decision when its spec gives no ``budget_ms``."""
 GUARD_FLOOR_MS = 15.0
 """Below this much time for the bot, the heuristic answers at once, without the bot."""
+WARM_UP_LIMIT_S = 600.0
+"""How long start-up waits for every worker process to warm up (a first numba compile
+on a slow machine takes minutes); ``/hi`` answers after it either way."""
 MAX_BODY = 1 << 20
 """Bodies above 1 MiB are refused (413): a real request is under 2 kB."""
 
@@ -200,8 +203,15 @@ def _fallback_value(request: BhoosRequest, seed: int = 0) -> int | str:
     return value
 
 
-def _init_worker(parent: int) -> None:
-    """In each worker process: end it if the server process dies.
+def _init_worker(parent: int, service: BotService | None = None) -> None:
+    """In each worker process: warm the bot up (``_warm``, with ``service``), and end the
+    process if the server process dies.
+
+    Warming up here, before the process takes its first task, is what makes it
+    certain: a pool spawns its processes lazily and any idle one takes the next
+    task, so warm-up tasks sent to the pool could all land on the one process
+    that was already warm (measured: 22 of 560 decisions of a seat answered
+    "search not compiled yet" by a process that started cold under load).
 
     On Linux the kernel kills the worker with its parent (``PR_SET_PDEATHSIG``),
     even in the middle of a long compiled search that holds the GIL; elsewhere a
@@ -221,9 +231,32 @@ def _init_worker(parent: int) -> None:
         os._exit(0)  # orphaned: the server is gone, nobody will collect an answer
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+    if service is not None:
+        _warm(service)
 
 
-def _warm(service: BotService) -> int:
+def _checked_in() -> int:
+    """A worker's pid, once it has taken a task: after its warm-up (``_init_worker``).
+    Held a little, so that the next task goes to another worker."""
+    time.sleep(0.1)
+    return os.getpid()
+
+
+async def _all_warm(loop: asyncio.AbstractEventLoop, executor: Executor, processes: int) -> None:
+    """Return once each of the pool's ``processes`` workers has answered a task, that is,
+    once every one is warm; the first alone, so that it fills numba's disk cache and
+    the others load from it (measured: 101 s to ``/hi`` when all compiled at once on
+    the same cores, 34.5 s with no cache yet, 6 s with it)."""
+    seen = {await loop.run_in_executor(executor, _checked_in)}
+    deadline = time.monotonic() + WARM_UP_LIMIT_S
+    while len(seen) < processes and time.monotonic() < deadline:
+        tasks = (loop.run_in_executor(executor, _checked_in) for _ in range(processes))
+        seen.update(await asyncio.gather(*tasks))
+    if len(seen) < processes:
+        log.warning("only %d of %d workers warmed up in time", len(seen), processes)
+
+
+def _warm(service: BotService) -> None:
     """Before the first request, in each worker: a call and a card of a sample deal.
 
     The first decisions of a fresh process pay for imports, tables and any
@@ -249,8 +282,6 @@ def _warm(service: BotService) -> int:
             deal.act(helper.act(observation))
     except Exception:
         log.exception("warming up %s failed", service.spec)
-    time.sleep(0.05)  # hold this worker so that the next warm-up task starts another
-    return os.getpid()
 
 
 def create_app(
@@ -281,7 +312,7 @@ def create_app(
             max_workers=processes,
             mp_context=context,
             initializer=_init_worker,
-            initargs=(os.getpid(),),
+            initargs=(os.getpid(), service if warm_up else None),
         )
     else:
         executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="bhoos-bot")
@@ -290,12 +321,10 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if warm_up:
             loop = asyncio.get_running_loop()
-            # One worker first: it compiles (numba) and fills the disk cache, from which the
-            # others then load in about a second, instead of all compiling at once on the
-            # same cores (measured: 101 s to /hi before, 34.5 s with no cache yet, 6 s with it).
-            await loop.run_in_executor(executor, _warm, service)
-            workers = range(max(1, processes))
-            await asyncio.gather(*(loop.run_in_executor(executor, _warm, service) for _ in workers))
+            if processes > 0:
+                await _all_warm(loop, executor, processes)
+            else:  # threads share the one process, and its build
+                await loop.run_in_executor(executor, _warm, service)
         yield
         executor.shutdown(wait=False, cancel_futures=True)
 
