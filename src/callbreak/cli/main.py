@@ -375,6 +375,12 @@ def arena(
         console.print(f"Report written to {page}")
 
 
+def _milliseconds(value: float) -> str:
+    """A time in ms in at most five characters, so the decisions table fits 80 columns."""
+    digits = 0 if value >= 100 else 1 if value >= 10 else 2 if value >= 1 else 3
+    return f"{value:.{digits}f}"
+
+
 def _print_arena(console: Console, summary: ArenaSummary) -> None:
     """The arena's figures as rich tables: one row per bot, then calibration by call."""
     run = summary.run
@@ -388,19 +394,22 @@ def _print_arena(console: Console, summary: ArenaSummary) -> None:
     table = Table(title="Arena (± is a 95% interval over deal sets)", box=box.SIMPLE_HEAD)
     for heading in ("Bot", "Points/deal", "Edge", "Won", "Made", "Call−won", "Rating"):
         table.add_column(heading, justify="left" if heading == "Bot" else "right")
-    timing = Table(title="Decisions", box=box.SIMPLE_HEAD)
+    timing = Table(title="Decisions (times in ms)", box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0))
     for heading in (
         "Bot",
         "Count",
-        "p50 ms",
-        "p99 ms",
-        "Max ms",
+        "p50",
+        "p99",
+        "Max",
         "Illegal",
         "Timeouts",
         "Fallbacks",
         "Misdeals",
     ):
-        timing.add_column(heading, justify="left" if heading == "Bot" else "right")
+        if heading == "Bot":
+            timing.add_column(heading)
+        else:  # headings whole, the bot spec cut short on a narrow terminal
+            timing.add_column(heading, justify="right", min_width=len(heading))
     for bot in summary.bots:
         table.add_row(
             bot.spec,
@@ -415,7 +424,7 @@ def _print_arena(console: Console, summary: ArenaSummary) -> None:
         timing.add_row(
             bot.spec,
             str(bot.decisions),
-            *(f"{ms[key]:.3g}" if key in ms else "-" for key in ("p50", "p99", "max")),
+            *(_milliseconds(ms[key]) if key in ms else "-" for key in ("p50", "p99", "max")),
             str(bot.illegal),
             str(bot.timeouts),
             str(bot.fallbacks),
