@@ -102,6 +102,12 @@ def test_the_candidate_against_each_mix_and_the_worst_mix() -> None:
     assert result.members["cautious"].mean < result.members["random"].mean
     document = result.json()
     assert document["worst_mix"]["mix"] == ["cautious", "cautious", "cautious"]
+    # The per-deal-set edges, in deal order: what a paired comparison of two candidates
+    # run on the same seed needs.
+    for listed, mix in zip(document["mixes"], result.mixes, strict=True):
+        assert listed["edges"] == mix.edges and mean(listed["edges"]) == pytest.approx(
+            mix.edge.mean
+        )
     assert len(document["mixes"]) == 4 and document["deals_per_mix"] == 4
     assert document["games"] == 4 * 4 * 4
     json.dumps(document)

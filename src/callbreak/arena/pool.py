@@ -203,6 +203,7 @@ class MixResult:
             "illegal": self.illegal,
             "mix_illegal": self.mix_illegal,
             "fallbacks": self.fallbacks,
+            "edges": self.edges,
         }
 
 
