@@ -173,6 +173,24 @@ def test_expert_call_spread_widens_the_simulated_tricks() -> None:
         ExpertBot(call_spread=0.6)
 
 
+def test_expert_call_bias_counts_each_playout_richer() -> None:
+    """A call is scored as if each simulated count were ``call_bias`` tricks more, between
+    whole tricks by interpolation: 0.25 by default where overtricks count, 0 in Call Bridge."""
+    from callbreak.bots.expert import ExpertBot
+    from callbreak.engine.kernel import points_table
+
+    callbreak = Rules.preset("callbreak")
+    plain = points_table(callbreak)[3:5]
+    table = ExpertBot()._call_table(callbreak, 3, 4)
+    # Calling 3: two tricks in a playout fail it (-3), three make it (+3): 0.75 × -3 + 0.25 × 3.
+    assert table[0, 2] == pytest.approx(0.75 * plain[0, 2] + 0.25 * plain[0, 3]) == -1.5
+    assert table[1, 13] == plain[1, 13]  # no more than every trick
+    whole = ExpertBot(call_bias=1)._call_table(callbreak, 3, 4)
+    assert whole[:, :13] == pytest.approx(plain[:, 1:])
+    bridge = Rules.preset("callbridge")
+    assert ExpertBot()._call_table(bridge, 3, 4) == pytest.approx(points_table(bridge)[3:5])
+
+
 def test_trust_reads_the_play_seat_by_seat_unless_given_as_0() -> None:
     from callbreak.bots.expert import ExpertBot
 
