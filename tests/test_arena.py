@@ -335,6 +335,9 @@ def test_arena_report_writes_page_plots_and_records(tmp_path: Path) -> None:
     for name in images:
         assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "heuristic" in page and "Calibration" in page
+    # Each bot's row ends with its illegal answers, timeouts and fallbacks (none here).
+    assert "<th>fallbacks</th>" in page
+    assert re.search(r"<td>heuristic</td>(<td>[^<]*</td>){8}(<td>0</td>){3}</tr>", page)
     records = read_records(out / "records.jsonl")
     assert len(records) == 3 * 4
     assert records[0]["seats"][0]["player"] == "bot:heuristic"

@@ -111,6 +111,8 @@ def _summary_rows(bots: list[BotStats]) -> str:
             f"{bot.rating_mu:.2f} ± {bot.rating_sigma:.2f}",
             " / ".join(_fmt(ms.get(k), 3) for k in ("p50", "p99", "max")),
             str(bot.illegal),
+            str(bot.timeouts),
+            str(bot.fallbacks),
         ]
         rows.append("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>")
     return "\n".join(rows)
@@ -174,7 +176,7 @@ def render_html(summary: ArenaSummary, value_lost: ValueLost | None = None) -> s
 <table>
 <tr><th>bot</th><th>games</th><th>points/deal (95% CI)</th><th>edge vs others</th>
 <th>matches won</th><th>made</th><th>call − tricks</th><th>rating μ ± σ</th>
-<th>decision ms p50 / p99 / max</th><th>illegal</th></tr>
+<th>decision ms p50 / p99 / max</th><th>illegal</th><th>timeouts</th><th>fallbacks</th></tr>
 {_summary_rows(summary.bots)}
 </table>
 <p class="note">Every deal set is played once per rotation of the seats, so each bot holds every
