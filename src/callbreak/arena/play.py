@@ -305,8 +305,6 @@ def play_game(config: ArenaConfig, deal: DealSet, rotation: int, chunk: ChunkRes
             action = bots[seat].act(observation)
         except SeatFault as fault:
             chunk.times_ms[entry].append((clock() - started) / 1e6)
-            if not chunk.timeouts:  # a ChunkResult made without them
-                chunk.timeouts = [0] * players
             (chunk.timeouts if fault.kind == "timeout" else chunk.illegal)[entry] += 1
             if len(chunk.illegal_examples) < MAX_ILLEGAL_EXAMPLES:
                 chunk.illegal_examples.append(
@@ -317,8 +315,6 @@ def play_game(config: ArenaConfig, deal: DealSet, rotation: int, chunk: ChunkRes
             continue
         chunk.times_ms[entry].append((clock() - started) / 1e6)
         if getattr(bots[seat], "fell_back", None):
-            if not chunk.fallbacks:  # a ChunkResult made without them
-                chunk.fallbacks = [0] * players
             chunk.fallbacks[entry] += 1
         try:
             match.act(action)
@@ -390,8 +386,14 @@ def play_chunk(task: ChunkTask) -> ChunkResult:
     """Play deal sets ``start``..``stop - 1``, every rotation of each (a worker's unit of work)."""
     config = task.config()
     players = config.players
-    chunk = ChunkResult(task.start, [], [[] for _ in range(players)], [0] * players)
-    chunk.timeouts = [0] * players
+    chunk = ChunkResult(
+        task.start,
+        [],
+        [[] for _ in range(players)],
+        [0] * players,
+        timeouts=[0] * players,
+        fallbacks=[0] * players,
+    )
     for index in range(task.start, task.stop):
         deal = deal_set(config, index)
         games = [play_game(config, deal, rotation, chunk) for rotation in range(players)]

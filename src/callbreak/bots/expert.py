@@ -111,10 +111,11 @@ pool (100 deal sets, seed 16, paired deal set by deal set) and not kept: in
 by +0.09 ± 0.09 and three ``expert-plain`` by +0.04 ± 0.11; in ``callbreak``
 by -0.02 ± 0.04, +0.01 and +0.01, and three heuristics by -0.09 ± 0.04.  It
 made about 1.5% more of its calls (against ``mcts``, 87.8% to 90.0% and
-85.8% to 87.8%), but no mix gained beyond noise.  Mean call - won is about -1.0: with the
-tricks won straying about a trick either way, a call made nine times in ten
-lies about a trick under them (``rivalry=0.5``, which weighs setting the
-others less, changed neither the make rate nor the pool edge: +0.02 ± 0.05).
+85.8% to 87.8%), but no mix gained beyond noise.  Mean call - won is about
+-1.0: with the tricks won straying about a trick either way, a call made nine
+times in ten lies about a trick under them (``rivalry=0.5``, which weighs
+setting the others less, changed neither the make rate nor the pool edge:
++0.02 ± 0.05).
 In Call Bridge, where an overtrick fails the call, both default to 0
 (``call_bias=0.5`` took the edge over three heuristics from +1.66 to +1.54
 there).  (The solver's one-against-three values are far too pessimistic for a
