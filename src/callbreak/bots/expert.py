@@ -14,19 +14,26 @@ for ``at_least`` calls the most tricks a card can force, for windowed
 success (Call Bridge) whether it still forces a final count inside the
 window.
 
-Beliefs decide most of the strength: with every hand shown, the same search
-beats three heuristic players by about three times its margin.  So the
-worlds are weighed by the calls (``call_sigma``) and by the play: each card
-another seat played that the heuristic policy would not have played with the
-hand it holds in a world multiplies that world's weight by ``surprise``, and
-each batch of worlds is picked from ``oversample`` times as many candidates
-(the compiled sampler deals them by the hundred thousand a second).  At
-trick 9 this doubles the probability the worlds give the true holder of an
-unseen card over a uniform draw.  With beliefs that sharp, playouts that
-model how the others really play are worth more than exact solves that
-assume three defenders who see every card and play as one: measured over
-300 deal sets, ``solve_from=6`` gave +0.64 points a deal over the heuristic
-and ``solve_from=0`` +0.75.  The solver stays one option away.
+Beliefs decide much of the strength: handed the others' true hands for its
+card search (``bench/open_cards.py``; its calls unchanged), the same search
+gains +0.24 to +0.75 points a deal against three of each pool member
+(``callbreak-bhoos``, fixed world counts, 100 deal sets; +0.53 against three
+heuristics, whose play the model below reads almost exactly, so about that
+much is what no reading of the play can recover).  So the worlds are weighed
+by the calls (``call_sigma``) and by the play: each card another seat played
+that the heuristic policy would not have played with the hand it holds in a
+world multiplies that world's weight by ``surprise``, and each batch of worlds
+is picked from ``oversample`` times as many candidates (the compiled sampler
+deals them by the hundred thousand a second).  At trick 9 this doubles the
+probability the worlds give the true holder of an unseen card over a uniform
+draw.  With beliefs that sharp, playouts that model how the others really play
+are worth more than exact solves that assume three defenders who see every
+card and play as one: measured over 300 deal sets, ``solve_from=6`` gave +0.64
+points a deal over the heuristic and ``solve_from=0`` +0.75.  Against players
+who are not the heuristic it does no better: on the pool's two worst mixes
+(100 deal sets, seed 16, ``callbreak-bhoos``, fixed world counts, paired)
+``solve_from=4`` changed the edge by -0.02 +- 0.05 (three ``expert-plain``)
+and -0.11 +- 0.08 (three ``mcts``).  The solver stays one option away.
 
 That play model is the heuristic's, so it was checked against players that are
 not the heuristic (the arena's ``default`` pool, ``bots.styles``).  A factor

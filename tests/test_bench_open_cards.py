@@ -1,0 +1,54 @@
+"""``bench/open_cards.py``: its figures are only worth quoting if the plain expert plays
+exactly the arena's games and the open-card one really plays out the true deal."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from callbreak import Match, Rules
+from callbreak.arena import ArenaConfig, run_arena
+from callbreak.arena.pool import summarize_mix
+
+CANDIDATE = "expert:deterministic=1,worlds=4,call_worlds=8"
+
+
+@pytest.fixture(scope="module")
+def bench() -> ModuleType:
+    path = Path(__file__).parents[1] / "bench" / "open_cards.py"
+    spec = importlib.util.spec_from_file_location("open_cards", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["open_cards"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_plain_expert_plays_the_arenas_games(bench: ModuleType) -> None:
+    config = ArenaConfig(Rules.preset("callbreak-bhoos"), (CANDIDATE, *["heuristic"] * 3), 2, 5)
+    arena = summarize_mix(("heuristic",) * 3, run_arena(config, workers=1))
+    for index in range(2):
+        plain, _ = bench._edges((config, index))
+        assert plain == pytest.approx(arena.edges[index])
+
+
+def test_the_open_card_expert_searches_the_true_deal_only(bench: ModuleType) -> None:
+    match = Match(Rules.preset("callbreak-bhoos"), seed=4)
+    while match.phase != "play" or match.deal.trick_number < 3:
+        match.act(2 if match.phase == "call" else match.legal()[0])
+    seat = match.to_act
+    assert seat is not None
+    bot = bench.OpenCardsExpert(seed=1, deterministic=1, worlds=4, call_worlds=8)
+    observation = match.observation(seat)
+    with pytest.raises(RuntimeError, match="reveal"):
+        bot.act(observation)
+    bot.reveal(match.deal.hands)
+    hands, weights = bot._sampler(observation).draw_arrays(5, random.Random(0))
+    assert hands.tolist() == [list(match.deal.hands)] * 5
+    assert weights.tolist() == [1.0] * 5
+    assert bot.act(observation) in observation.legal
