@@ -31,7 +31,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from callbreak import Match
-from callbreak.arena.play import ArenaConfig, _bots, _derived_seed, deal_set, seat_of
+from callbreak.arena.play import ArenaConfig, _bots, _derived_seed, deal_set, lineup, seat_of
 from callbreak.arena.pool import expand_pool
 from callbreak.arena.stats import mean, mean_ci
 from callbreak.bots import warm_up
@@ -127,15 +127,29 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--options", default=OPTIONS, help="the expert's options, both bots")
     parser.add_argument("--workers", type=int, default=2, help="processes to play in")
     args = parser.parse_args(argv)
-    rules = Rules.preset(args.rules)
     candidate = f"expert:{args.options}" if args.options else "expert"
-    print(f"{args.rules}, {candidate}, {args.deals} deal sets per member, seed {args.seed}")
+    try:
+        rules = Rules.preset(args.rules)
+        if rules.game != "callbreak":
+            raise ValueError(f"the expert plays the Call Break rules only, not {rules.title}")
+        members = expand_pool(args.pool.split())
+        for member in members:
+            lineup([candidate, member, member, member], rules.players)
+        _measure(rules, candidate, members, args.deals, args.seed, args.workers)
+    except ValueError as error:
+        parser.error(str(error))
+
+
+def _measure(
+    rules: Rules, candidate: str, members: Sequence[str], deals: int, seed: int, workers: int
+) -> None:
+    print(f"{rules.name}, {candidate}, {deals} deal sets per member, seed {seed}")
     started = time.perf_counter()
     print(f"{'three of':16} {'expert':>14} {'open cards':>14} {'gain':>14}")
-    with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        for member in expand_pool(args.pool.split()):
-            config = ArenaConfig(rules, (candidate, member, member, member), args.deals, args.seed)
-            pairs = list(pool.map(_edges, [(config, i) for i in range(args.deals)]))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for member in members:
+            config = ArenaConfig(rules, (candidate, member, member, member), deals, seed)
+            pairs = list(pool.map(_edges, [(config, i) for i in range(deals)]))
             plain = mean_ci([p for p, _ in pairs])
             shown = mean_ci([o for _, o in pairs])
             gain = mean_ci([o - p for p, o in pairs])

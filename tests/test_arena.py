@@ -370,3 +370,10 @@ def test_every_game_plays_duplicate_rotations_over_its_seats(preset: str, player
         assert heuristic.points.mean < random_.points.mean
     else:
         assert heuristic.points.mean > random_.points.mean
+
+
+def test_a_bad_bot_option_is_a_usage_error_before_the_first_deal() -> None:
+    result = runner.invoke(app, ["arena", "--seat", "expert:worlds=x", "--deals", "1"])
+    assert result.exit_code == 2
+    assert "worlds takes a number" in result.output
+    assert "Traceback" not in result.output

@@ -232,3 +232,23 @@ def test_a_failed_search_build_is_reported_as_missing_not_waited_for(
     built = _Shared(lambda: "kernels", "ok")
     assert built.get(wait=True) == "kernels"
     assert _Shared(broken, "broken").get(wait=True) is None
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("expert:worlds=many", "worlds takes a number, not 'many'"),
+        ("expert-plain:call_worlds=x", "call_worlds takes a number"),  # passed on to the expert
+        ("mcts:iterations=2.5", "iterations takes a whole number, not 2.5"),
+        ("heuristic:caution=high", "caution takes a number"),
+    ],
+)
+def test_a_word_for_a_number_is_refused_before_any_game(spec: str, message: str) -> None:
+    # The expert reads worlds only at its first card: unchecked, a long run would stop there.
+    with pytest.raises(ValueError, match=f"bad options for bot .*{message}"):
+        make_bot(spec)
+
+
+def test_numbers_and_words_where_they_belong_are_taken() -> None:
+    bot = make_bot("expert:call_bias=1,trust=0,models=0.5/0.5,budget_ms=50", seed=2)
+    assert (bot.call_bias, bot.trust, bot.models) == (1, None, (0.5, 0.5))  # type: ignore[attr-defined]

@@ -7,6 +7,7 @@ and its options, so the CLI, the arena and the servers share one syntax.
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
@@ -89,7 +90,47 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
         known = ", ".join(sorted(_REGISTRY))
         raise ValueError(f"unknown bot {name!r}: choose one of {known}") from None
     options.setdefault("seed", seed)
+    _check_numbers(name, factory, options)
     try:
         return factory(**options)
     except TypeError as error:
         raise ValueError(f"bad options for bot {name!r}: {error}") from None
+
+
+def _check_numbers(name: str, factory: BotFactory, options: dict[str, Any]) -> None:
+    """Refuse a word where an option takes a number, before the bot exists.
+
+    Many options are read only in the middle of a game (the expert's ``worlds``
+    at its first card), where a word would stop a long run with a traceback;
+    the factory's type hints say which options are numbers.
+    """
+    for key, kinds in _option_kinds(factory).items():
+        value = options.get(key)
+        if value is None or not kinds or not set(kinds) <= {int, float}:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ValueError(f"bad options for bot {name!r}: {key} takes a number, not {value!r}")
+        if float not in kinds and isinstance(value, float):
+            raise ValueError(
+                f"bad options for bot {name!r}: {key} takes a whole number, not {value!r}"
+            )
+
+
+def _option_kinds(factory: BotFactory) -> dict[str, tuple[type, ...]]:
+    """Each keyword's accepted types (None left out), from the factory's hints; for a class,
+    from every ``__init__`` up its ancestry, since a subclass may pass options on."""
+    if isinstance(factory, type):
+        sources = [vars(c)["__init__"] for c in factory.__mro__ if "__init__" in vars(c)]
+    else:
+        sources = [factory]
+    kinds: dict[str, tuple[type, ...]] = {}
+    for source in sources:
+        try:
+            hints = typing.get_type_hints(source)
+        except (NameError, TypeError):
+            continue  # hints that cannot be resolved check nothing
+        for key, hint in hints.items():
+            if key != "return" and key not in kinds:
+                union = typing.get_args(hint) or (hint,)
+                kinds[key] = tuple(a for a in union if a is not type(None))
+    return kinds
