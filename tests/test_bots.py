@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from callbreak import Match, Rules
-from callbreak.bots import available_bots, make_bot
+from callbreak.bots import available_bots, make_bot, refusal
 from callbreak.bots.heuristic import estimate_tricks
 from callbreak.cards import parse_hand
 from helpers import play_legally
@@ -252,3 +252,14 @@ def test_a_word_for_a_number_is_refused_before_any_game(spec: str, message: str)
 def test_numbers_and_words_where_they_belong_are_taken() -> None:
     bot = make_bot("expert:call_bias=1,trust=0,models=0.5/0.5,budget_ms=50", seed=2)
     assert (bot.call_bias, bot.trust, bot.models) == (1, None, (0.5, 0.5))  # type: ignore[attr-defined]
+
+
+def test_a_bot_says_which_games_it_refuses() -> None:
+    donut = Rules.preset("donut")
+    why = refusal("expert", donut)
+    assert why is not None and "plays Call Break" in why and "heuristic" in why
+    assert refusal("heuristic", donut) is None
+    assert refusal("mcts", donut) is None  # it hands other games to the heuristic
+    assert refusal("expert", Rules.preset("callbridge")) is None
+    with pytest.raises(ValueError, match="unknown bot"):
+        refusal("genius", donut)

@@ -48,6 +48,34 @@ def test_bad_option_is_a_clear_usage_error() -> None:
     assert result.exit_code == 2 and "unknown rule option" in result.output
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["selfplay", "--rules", "donut", "--bot", "expert", "--games", "1"],
+        ["arena", "--rules", "donut", "--seat", "expert", "--deals", "1"],
+        [
+            "arena",
+            "--rules",
+            "donut",
+            "--pool",
+            "heuristic",
+            "--candidate",
+            "expert",
+            "--deals",
+            "1",
+        ],
+    ],
+)
+def test_a_bot_that_does_not_play_the_game_is_refused_before_the_first_deal(
+    args: list[str], tmp_path: Path
+) -> None:
+    # Before, the expert refused Donut at its first turn, in a worker: a traceback, no figures.
+    result = runner.invoke(app, [*args], env={"COLUMNS": "300"})
+    assert result.exit_code == 2, result.output
+    assert "cannot play Donut" in result.output and "use the heuristic" in result.output
+    assert "Traceback" not in result.output
+
+
 def test_selfplay_then_replay(tmp_path: Path) -> None:
     out = tmp_path / "games.jsonl"
     result = runner.invoke(

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from callbreak.bots import Bot, make_bot, warm_up
+from callbreak.bots import Bot, make_bot, refusal, warm_up
 from callbreak.decks import DECKS
 from callbreak.engine import IllegalAction, Match
 from callbreak.engine.deal import VOID, Deal, shuffled_deck
@@ -85,8 +85,11 @@ def single_deal_rules(rules: Rules) -> Rules:
     return rules.replace(**{k: v for k, v in wanted.items() if k in rules.options()})
 
 
-def lineup(seats: Sequence[str], players: int) -> tuple[str, ...]:
-    """One spec for every seat, or exactly one per seat; each spec must name a known bot."""
+def lineup(seats: Sequence[str], players: int, *, rules: Rules | None = None) -> tuple[str, ...]:
+    """One spec for every seat, or exactly one per seat; each spec must name a known bot,
+    and, given ``rules``, one that plays their game (else the run would stop at its turn)."""
+    from callbreak.arena import remote
+
     specs = tuple(s.strip() for s in seats)
     if len(specs) == 1:
         specs *= players
@@ -94,13 +97,19 @@ def lineup(seats: Sequence[str], players: int) -> tuple[str, ...]:
         raise ArenaError(
             f"give one seat (it fills all {players}) or exactly {players} seats, not {len(specs)}"
         )
-    for spec in specs:
+    for spec in dict.fromkeys(specs):
         try:
             make_seat(spec, seed=0)
         except ValueError as error:
             raise ArenaError(f"seat {spec!r}: {error}") from None
-    from callbreak.arena import remote
-
+        if rules is None:
+            continue
+        if remote.is_remote(spec):
+            why = None if rules.game == "callbreak" else "the Bhoos protocol is Call Break's only"
+        else:
+            why = refusal(spec, rules)
+        if why is not None:
+            raise ArenaError(f"seat {spec!r} cannot play {rules.title}: {why}")
     for spec in dict.fromkeys(s for s in specs if remote.is_remote(s)):
         remote.check_remote(spec)  # a bot that is down is reported before the first deal
     return specs

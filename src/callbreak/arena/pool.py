@@ -148,9 +148,10 @@ class PoolConfig:
         return mixes(self.pool, self.mode, self.seats)
 
     def check(self) -> None:
-        """Raise ``ArenaError`` naming the spec if the candidate or a pool member is unknown."""
+        """Raise ``ArenaError`` naming the spec if the candidate or a pool member is unknown
+        or does not play the game."""
         for spec in (self.candidate, *self.pool):
-            lineup([spec], 1)
+            lineup([spec], 1, rules=self.rules)
 
     def arena_configs(self) -> list[ArenaConfig]:
         """One arena run per mix, the candidate first, all on the same seed (the same deals)."""

@@ -1,6 +1,6 @@
 """Bots: one small interface and a registry by name, used by every face."""
 
-from callbreak.bots.base import Bot, available_bots, make_bot, register_bot, warm_up
+from callbreak.bots.base import Bot, available_bots, make_bot, refusal, register_bot, warm_up
 from callbreak.bots.expert import ExpertBot
 from callbreak.bots.heuristic import HeuristicBot
 from callbreak.bots.mcts import MctsBot
@@ -28,6 +28,7 @@ __all__ = [
     "TrumperBot",
     "available_bots",
     "make_bot",
+    "refusal",
     "register_bot",
     "warm_up",
 ]

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
 from callbreak.engine import Action, Observation
+from callbreak.rules import Rules
 
 
 @runtime_checkable
@@ -134,3 +135,28 @@ def _option_kinds(factory: BotFactory) -> dict[str, tuple[type, ...]]:
                 union = typing.get_args(hint) or (hint,)
                 kinds[key] = tuple(a for a in union if a is not type(None))
     return kinds
+
+
+def refusal(spec: str, rules: Rules) -> str | None:
+    """Why the bot ``spec`` cannot play ``rules``' game, in its own words; None if it can
+    (a spec that names no bot, or bad options, raises ``ValueError`` as ``make_bot`` does).
+
+    Every bot plays Call Break.  For the other games the bot is asked the first
+    decision of a deal, so that a bot that refuses a game (the expert searches
+    Call Break deals only) is found before a long run or a match relies on it,
+    not at its first turn.
+    """
+    from callbreak.engine import Deal
+
+    if rules.game == "callbreak":
+        return None
+    deal = Deal(rules, seed=0)
+    seat = deal.to_act
+    if seat is None:
+        return None
+    bot = make_bot(spec, seed=0)  # a bad spec is an error of its own, not a refusal
+    try:
+        bot.act(deal.observation(seat))
+    except ValueError as error:
+        return str(error)
+    return None

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from callbreak.bots import available_bots, make_bot
+from callbreak.bots import available_bots, make_bot, refusal
 from callbreak.bots.levels import LEVELS, level_spec
 from callbreak.cli.analyze import analyze
 from callbreak.cli.common import rules_from_flags
@@ -178,6 +178,15 @@ def selfplay(
             f"give one --bot for all seats or one for each of the {players} seats",
             param_hint="--bot",
         )
+    for spec in dict.fromkeys(specs):
+        try:
+            why = refusal(spec, game_rules)
+        except ValueError as error:
+            raise typer.BadParameter(str(error), param_hint="--bot") from None
+        if why is not None:
+            raise typer.BadParameter(
+                f"{spec!r} cannot play {game_rules.title}: {why}", param_hint="--bot"
+            )
     records = []
     stopped = 0
     for game in track(range(games), description="Playing", disable=games < 20):
@@ -330,7 +339,11 @@ def arena(
         arena_pool(game_rules, pool, candidate, mixes, deals, seed, workers, ray, json_out)
         return
     try:
-        specs = lineup(seat or ["heuristic", "random", "random", "random"], game_rules.players)
+        specs = lineup(
+            seat or ["heuristic", "random", "random", "random"],
+            game_rules.players,
+            rules=game_rules,
+        )
     except ArenaError as error:
         raise typer.BadParameter(str(error), param_hint="--seat") from None
     config = ArenaConfig(game_rules, specs, deals, seed, keep_records=report is not None)

@@ -16,9 +16,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from callbreak.bots import Bot, available_bots, make_bot
+from callbreak.bots import Bot, available_bots, make_bot, refusal
 from callbreak.bots.levels import LEVELS
-from callbreak.engine import Action, Deal, Match, Observation, TrickView
+from callbreak.engine import Action, Match, Observation, TrickView
 from callbreak.faces import DealResult, deal_result, seat_name
 from callbreak.points import Points
 from callbreak.rules import Rules
@@ -47,25 +47,6 @@ def hint_spec(game: str = "callbreak") -> str:
     return "heuristic"
 
 
-def knows_game(spec: str, rules: Rules) -> bool:
-    """Whether the bot ``spec`` can play ``rules``' game, asked on the first decision of a deal.
-
-    Every bot plays Call Break; the others are asked once, at the table's start,
-    so a bot that refuses a game is found before a match relies on it.
-    """
-    if rules.game == "callbreak":
-        return True
-    deal = Deal(rules, seed=0)
-    seat = deal.to_act
-    if seat is None:
-        return True
-    try:
-        make_bot(spec, seed=0).act(deal.observation(seat))
-    except ValueError:
-        return False
-    return True
-
-
 def playable_spec(spec: str, rules: Rules) -> tuple[str, str]:
     """``spec``, or the bot that stands in for it in this game, and a notice saying so.
 
@@ -80,7 +61,7 @@ def playable_spec(spec: str, rules: Rules) -> tuple[str, str]:
         what = f"level {level}" if level else spec
         notice = f"The expert plays only Call Break: {what} plays {rules.title} as the heuristic."
         spec = "heuristic"
-    if not knows_game(spec, rules):
+    if refusal(spec, rules) is not None:
         notice = (
             f"The {spec.split(':', 1)[0]} bot does not know {rules.title} yet: "
             "the bots choose at random."
