@@ -245,3 +245,34 @@ def test_a_deal_of_every_game_typed_at_the_plain_table(preset: str, players: int
         if "play" in phases:
             return
     pytest.fail(f"{preset}: the person never played a card in six deals")
+
+
+@pytest.mark.parametrize(
+    ("args", "flag"),
+    [
+        (["play", "--plain", "--record", "{blocked}/game.json"], "--record"),
+        (["selfplay", "--games", "1", "--out", "{blocked}/games.jsonl"], "--out"),
+        (["selfplay", "--games", "1", "--out", "{folder}"], "--out"),
+        (
+            ["arena", "--seat", "heuristic", "--deals", "1", "--report", "{blocked}/report"],
+            "--report",
+        ),
+    ],
+)
+def test_a_place_that_cannot_be_written_is_refused_before_playing(
+    args: list[str], flag: str, tmp_path: Path
+) -> None:
+    # A file where a folder should be: no user, root included, can write below it.
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    filled = [a.format(blocked=blocked, folder=tmp_path) for a in args]
+    result = runner.invoke(app, filled, input="", env={"COLUMNS": "300"})
+    assert result.exit_code == 2, result.output
+    assert f"Invalid value for {flag}: cannot write to" in result.output
+    assert "Traceback" not in result.output and "Your hand" not in result.output
+
+
+@pytest.mark.parametrize("command", ["serve", "serve-bot"])
+def test_a_port_out_of_range_is_a_usage_error(command: str) -> None:
+    result = runner.invoke(app, [command, "--port", "70000"], env={"COLUMNS": "300"})
+    assert result.exit_code == 2 and "less than or equal to 65535" in result.output

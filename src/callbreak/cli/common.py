@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -28,6 +30,28 @@ def rules_from_flags(preset: str, options: list[str] | None) -> Rules:
         return rules.replace(**changes)
     except ValueError as error:
         raise typer.BadParameter(str(error)) from None
+
+
+def writable(path: Path, param_hint: str, directory: bool = False) -> Path:
+    """``path`` if the command will be able to write there (a file, or with ``directory``
+    a folder), else a usage error now, before a long run whose results it would lose.
+
+    Missing folders are made, as the writer would make them anyway.
+    """
+    folder = path if directory else path.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise typer.BadParameter(
+            f"cannot write to {path}: {error.strerror or error}", param_hint=param_hint
+        ) from None
+    if not directory and path.is_dir():
+        raise typer.BadParameter(f"cannot write to {path}: it is a folder", param_hint=param_hint)
+    if not os.access(folder, os.W_OK):
+        raise typer.BadParameter(
+            f"cannot write to {path}: {folder} is not writable", param_hint=param_hint
+        )
+    return path
 
 
 def styled_card(name: str) -> str:

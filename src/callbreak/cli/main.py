@@ -16,7 +16,7 @@ from rich.text import Text
 from callbreak.bots import available_bots, make_bot, refusal
 from callbreak.bots.levels import LEVELS, level_spec
 from callbreak.cli.analyze import analyze
-from callbreak.cli.common import rules_from_flags
+from callbreak.cli.common import rules_from_flags, writable
 from callbreak.cli.pool import MIXES_HELP, POOL_HELP, arena_pool
 from callbreak.engine import Match
 from callbreak.faces import seat_name
@@ -93,6 +93,8 @@ def play(
     from callbreak.record import RecordError
     from callbreak.tui.session import Session
 
+    if record is not None:
+        writable(record, "--record")
     try:
         if resume is not None:
             session = Session.resume(resume, record)
@@ -169,6 +171,7 @@ def selfplay(
     from callbreak.record import match_record, write_record
 
     game_rules = rules_from_flags(rules, option)
+    writable(out, "--out")
     players = game_rules.players
     specs = list(bot or ["random"])
     if len(specs) == 1:
@@ -346,6 +349,8 @@ def arena(
         )
     except ArenaError as error:
         raise typer.BadParameter(str(error), param_hint="--seat") from None
+    if report is not None:
+        writable(report, "--report", directory=True)
     config = ArenaConfig(game_rules, specs, deals, seed, keep_records=report is not None)
     console = Console(stderr=json_out)
     columns = (*Progress.get_default_columns()[:-1], MofNCompleteColumn(), TimeRemainingColumn())
@@ -532,7 +537,7 @@ def serve(
     host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0 for a LAN).")] = (
         "127.0.0.1"
     ),
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    port: Annotated[int, typer.Option(min=0, max=65535, help="Port to listen on.")] = 8000,
     db: Annotated[
         str,
         typer.Option(
@@ -571,7 +576,9 @@ def serve_bot(
         str, typer.Option(help="Bot spec to serve, e.g. heuristic or expert:budget_ms=300.")
     ] = "heuristic",
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port (the tournament used 7000).")] = 7000,
+    port: Annotated[
+        int, typer.Option(min=0, max=65535, help="Port (the tournament used 7000).")
+    ] = 7000,
     threads: Annotated[
         int, typer.Option(min=1, help="Decisions computed at once by a quick bot (threads).")
     ] = 4,
