@@ -125,6 +125,54 @@ def test_single_seat_refuses_an_illegal_action_without_changing_the_deal() -> No
         strict.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
 
 
+@pytest.mark.parametrize("action", [-1, 67, 2.5, "3", None, True])
+def test_an_index_outside_the_action_space_is_refused_by_every_env(action: object) -> None:
+    # -1 used to count from the end of the mask and could play an action nobody chose.
+    aec = env("callbreak")
+    aec.reset(seed=3)
+    before = aec.observe(aec.agent_selection)
+    with pytest.raises(ValueError, match="not in the action space: a whole number from 0 to 66"):
+        aec.step(action)
+    after = aec.observe(aec.agent_selection)
+    assert np.array_equal(after["observation"], before["observation"])
+    single = SingleSeat("callbreak", opponents="random")
+    obs, _ = single.reset(seed=3)
+    with pytest.raises(ValueError, match="not in the action space"):
+        single.step(action)  # type: ignore[arg-type]
+    legal = int(np.flatnonzero(obs["action_mask"])[0])
+    assert single.step(np.int64(legal))[2] is False  # numpy scalars are indices too
+
+
+@pytest.mark.parametrize(
+    ("second", "message"),
+    [
+        (-1, "table 1: action -1 is not in the action space"),
+        (67, "table 1: action 67 is not"),
+        (2.5, "table 1: action 2.5 is not"),
+        ("3", "indices into the action space .* not <U"),
+        (None, "indices into the action space .* not object"),
+    ],
+)
+def test_the_batch_env_names_the_table_of_an_index_outside_the_space(
+    second: object, message: str
+) -> None:
+    batch = BatchCallBreak(2, seed=1, compiled=False)
+    obs, mask = batch.reset()
+    before = obs.copy()
+    first = int(np.flatnonzero(mask[0])[0])
+    with pytest.raises(ValueError, match=message):
+        batch.step(np.array([first, second], dtype=object if second is None else None))
+    assert np.array_equal(batch.obs, before)
+
+
+def test_whole_floats_and_numpy_scalars_are_action_indices() -> None:
+    encoder = Encoder(Rules.preset("callbreak"))
+    assert encoder.checked(np.int64(5)) == encoder.checked(5.0) == encoder.checked(np.array(5)) == 5
+    assert encoder.action(66) == encoder.actions[66]
+    with pytest.raises(ValueError, match="not in the action space"):
+        encoder.action(-1)
+
+
 def test_match_rewards_add_up_to_the_match_totals() -> None:
     e = env("callbreak", reward="match")
     rng = np.random.default_rng(0)

@@ -240,10 +240,11 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        index = self.encoder.checked(action)
         if self._on_table:
-            self._step_on_table(agent, int(action))
+            self._step_on_table(agent, index)
             return
-        engine_action = self.encoder.action(int(action))
+        engine_action = self.encoder.actions[index]
         if self.match is not None:
             self.match.act(engine_action)
             self.deal = self.match.deal
@@ -272,7 +273,7 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
         deal's are cleared), so only the acting agent's running reward needs clearing."""
         table = self._table
         assert table is not None
-        engine_action = self.encoder.action(index)
+        engine_action = self.encoder.actions[index]
         if not table.act(index):
             assert self.deal is not None
             self.deal.act(engine_action)  # raises IllegalAction, naming the rule

@@ -709,9 +709,21 @@ class BatchCallBreak:
         The arrays are reused from step to step: copy what you keep.  An illegal action
         raises ValueError naming the table, and changes no table.
         """
-        actions = np.ascontiguousarray(actions, np.int64)
-        if actions.shape != (self.n,):
-            raise ValueError(f"give one action per table: shape ({self.n},), not {actions.shape}")
+        given = np.asarray(actions)
+        if given.shape != (self.n,):
+            raise ValueError(f"give one action per table: shape ({self.n},), not {given.shape}")
+        space = f"a whole number from 0 to {self.encoder.num_actions - 1}"
+        if given.dtype.kind not in "iuf":
+            raise ValueError(
+                f"actions are indices into the action space ({space}), not {given.dtype}"
+            )
+        actions = np.ascontiguousarray(given, np.int64)
+        outside = (actions != given) | (actions < 0) | (actions >= self.encoder.num_actions)
+        if outside.any():
+            table = int(np.argmax(outside))
+            raise ValueError(
+                f"table {table}: action {given[table].item()!r} is not in the action space: {space}"
+            )
         self._k.seed(_stream_seed(self._seed, self._steps + 1))
         bad = self._k.step(
             self._state,

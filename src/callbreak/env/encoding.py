@@ -266,7 +266,27 @@ class Encoder:
 
     def action(self, index: int) -> Action:
         """The engine action of an index (a card as its name)."""
-        return self.actions[int(index)]
+        return self.actions[self.checked(index)]
+
+    def checked(self, index: Any) -> int:
+        """A learner's action index as an ``int``, if it is one: a whole number inside the
+        action space (numpy scalars and whole floats welcome), else a ValueError saying so.
+
+        Unchecked, -1 would count from the end, as numpy does, and a mask lookup with it
+        would play an action nobody chose; 2.5 would be cut to 2.
+        """
+        if isinstance(index, np.generic) or (isinstance(index, np.ndarray) and index.shape == ()):
+            index = index.item()
+        value = index
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        whole = isinstance(value, int) and not isinstance(value, bool)
+        if not whole or not 0 <= int(value) < self.num_actions:
+            raise ValueError(
+                f"action {index!r} is not in the action space: "
+                f"a whole number from 0 to {self.num_actions - 1}"
+            )
+        return int(value)
 
     def action_mask(self, legal: Sequence[Any]) -> Mask:
         """1 for each legal action, from ``Observation.legal`` (or ``Deal.legal()``)."""

@@ -98,13 +98,14 @@ class SingleSeat(gymnasium.Env[ObsDict, np.int64]):
             raise RuntimeError("the episode is over: call reset()")
         if aec.agent_selection != self.agent:
             raise RuntimeError("not the learner's turn (the bots should have played on)")
-        if not self.aec.encoder.action_mask(aec.observation_of(self.agent).legal)[int(action)]:
+        index = aec.encoder.checked(action)
+        if not aec.encoder.action_mask(aec.observation_of(self.agent).legal)[index]:
             if self.illegal == "raise":
-                aec.step(int(action))  # raises IllegalAction, naming the rule
+                aec.step(index)  # raises IllegalAction, naming the rule
             # Refused: nothing changes, the learner is asked again and pays the penalty.
             obs = aec.observe(self.agent)
             return obs, self.illegal_penalty, False, False, {"illegal": True}
-        aec.step(int(action))
+        aec.step(index)
         reward = float(aec.rewards[self.agent]) + self._bots_play()
         return aec.observe(self.agent), reward, self._over(), False, {}
 
