@@ -473,3 +473,14 @@ def test_illegal_actions_in_a_match_change_nothing() -> None:
         list(match.totals),
         len(match.entries),
     ) == before
+
+
+def test_a_call_is_read_from_decimal_digits_only() -> None:
+    match = Match(Rules.preset("callbreak"), seed=1)
+    seat = match.to_act
+    assert seat is not None
+    with pytest.raises(IllegalAction) as refused:
+        match.act("²")  # a digit to str.isdigit, but int() cannot read it
+    assert refused.value.rule and match.to_act == seat and match.deal.calls == [None] * 4
+    match.act(" 05")
+    assert match.deal.calls[seat] == 5

@@ -178,3 +178,9 @@ def test_points_and_rules_survive_pickling() -> None:
     assert pickle.loads(pickle.dumps(Points(41))) == Points(41)
     rules = Rules.preset("callbreak")
     assert pickle.loads(pickle.dumps(rules)) == rules
+
+
+@pytest.mark.parametrize("value", ["inf", "-Infinity", "NaN", float("inf"), float("nan")])
+def test_no_infinite_or_missing_score(value: str | float) -> None:
+    with pytest.raises(ValueError, match="is not a number"):
+        Points.parse(value)

@@ -113,7 +113,10 @@ BAD: dict[str, tuple[list[Any], list[str]]] = {
         ["at_most", "call_to_call_plus:0", "call_to_call_plus:", "call_to_call_plus:x", None],
         ["at_least", "call_or_one_over", "exact", "call_to_call_plus:N"],
     ),
-    "overtrick_points": (["-0.1", -1, "0.15", "x", True, None], ["give a number"]),
+    "overtrick_points": (
+        ["-0.1", -1, "0.15", "x", True, None, 100, "1e400", float("inf"), float("nan")],
+        ["give a number"],
+    ),
     "bonus_call": ([0, 14, "x", True], ["1", "13", "none"]),
     "bonus_points": ([0, 100, None, "x"], ["1", "99"]),
     "match_deals": ([0, 100, None, "five", True], ["1", "99"]),

@@ -130,3 +130,62 @@ def test_serve_refuses_a_database_it_cannot_drive() -> None:
     assert result.exit_code == 2
     assert "unsupported database" in " ".join(result.output.split())
     assert "--redis" in CliRunner().invoke(app, ["serve", "--help"]).output
+
+
+def test_input_json_cannot_echo_is_a_422_not_a_500(server: ThreadServer) -> None:
+    # FastAPI's 422 repeats the input; NaN, Infinity and lone surrogates cannot be written
+    # back as JSON, so these used to be 500s.
+    url = f"{server.http}/api/tables"
+    raw = {"Content-Type": "application/json"}
+    for body in (
+        b'{"name": "A", "grace_s": NaN}',
+        b'{"name": "A", "grace_s": Infinity}',
+        b'{"name": "A", "seat": NaN}',
+        b'{"name": "\\ud800"}',
+        b'{"name": "A", "level": "\\ud800"}',
+    ):
+        response = httpx.post(url, content=body, headers=raw)
+        assert response.status_code == 422, (body, response.text)
+        assert response.json()["detail"][0]["loc"][0] == "body"
+    infinite = httpx.post(
+        url, content=b'{"name": "A", "options": {"overtrick_points": Infinity}}', headers=raw
+    )
+    assert infinite.status_code == 422 and "overtrick_points" in infinite.text
+    code = create_table(server.http)["code"]
+    join = httpx.post(f"{url}/{code}/join", content=b'{"name": "\\ud800"}', headers=raw)
+    assert join.status_code == 422
+
+
+def test_names_of_only_spaces_and_chunked_giants_are_refused(server: ThreadServer) -> None:
+    url = f"{server.http}/api/tables"
+    blank = httpx.post(url, json={"name": "   "})
+    assert blank.status_code == 422 and "only spaces" in blank.text
+    code = create_table(server.http, name="  Asha  ")["code"]
+    assert httpx.get(f"{url}/{code}").json()["seats"][0]["name"] == "Asha"
+    assert httpx.post(f"{url}/{code}/join", json={"name": " "}).status_code == 422
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: sent chunked
+        yield b'{"name": "A", "pad": "'
+        for _ in range(64):
+            yield b"x" * 1024
+        yield b'"}'
+
+    giant = httpx.post(url, content=chunks(), headers={"Content-Type": "application/json"})
+    assert giant.status_code == 413
+
+    def small() -> Iterator[bytes]:
+        yield b'{"name": '
+        yield b'"Chunky"}'
+
+    chunked = httpx.post(url, content=small(), headers={"Content-Type": "application/json"})
+    assert chunked.status_code == 201
+
+
+def test_codes_are_read_in_capitals_everywhere(server: ThreadServer) -> None:
+    created = create_table(server.http)
+    lower = created["code"].lower()
+    host = {"Authorization": f"Bearer {created['token']}"}
+    assert httpx.get(f"{server.http}/api/tables/{lower}").status_code == 200
+    assert httpx.post(f"{server.http}/api/tables/{lower}/start", headers=host).status_code == 200
+    far = httpx.get(f"{server.http}/api/history", params={"offset": 2**63, "limit": 5})
+    assert far.status_code == 200 and far.json() == []

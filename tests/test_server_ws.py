@@ -17,6 +17,7 @@ import httpx
 import pytest
 import pytest_asyncio
 
+from callbreak.cards import CARD_NAMES
 from server_support import (
     Client,
     ThreadServer,
@@ -162,6 +163,12 @@ async def test_bad_and_stale_tokens_are_refused(table: Table, server: ThreadServ
         await stranger.send({"type": "hello", "token": "not-a-seat-token"})
         assert (await stranger.error())["code"] == "bad_token"
         assert await stranger.close_code() == 4401
+    async with connect(server.ws, table.code, hello=False) as odd:
+        await odd.send('{"type": "hello", "token": "\\ud800"}')  # JSON, but not UTF-8
+        assert (await odd.error())["code"] == "bad_token"
+        assert await odd.close_code() == 4401
+    async with connect(server.ws, table.code.lower(), table.tokens[1]) as typed:
+        assert typed.obs["seat"] == 1  # the code as typed in lower case
     other = create_table(server.http)  # a real token, but of another table
     async with connect(server.ws, table.code, hello=False) as wrong:
         await wrong.send({"type": "hello", "token": other["token"]})
@@ -283,3 +290,20 @@ async def test_two_starts_and_a_start_by_a_guest(sqlite_server: ThreadServer) ->
         await host.state_where(lambda s: s["table"]["status"] == "playing")
         await host.send({"type": "start"})
         assert (await host.error())["code"] == "started"
+
+
+async def test_every_spelling_of_an_action_is_logged_one_way(sqlite_table: Table) -> None:
+    host, guest = sqlite_table.host, sqlite_table.guest
+    await play_turns([host], lambda: guest.my_turn())
+    await guest.act("²")  # a digit to str.isdigit, but no number: refused by a rule
+    assert (await guest.error())["code"] == "illegal"
+    at = len(sqlite_table.actions())
+    await guest.act(" 03")  # a call with a space and a leading zero
+    await guest.state_where(lambda s: s["seq"] > at)
+    assert sqlite_table.actions()[at].action == 3
+    await play_turns([host, guest], lambda: guest.my_turn() and guest.obs["phase"] == "play")
+    card = guest.obs["legal"][0]
+    at = len(sqlite_table.actions())
+    await guest.act(CARD_NAMES.index(card))  # a card by its index
+    await guest.state_where(lambda s: s["seq"] > at)
+    assert sqlite_table.actions()[at].action == card

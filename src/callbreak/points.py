@@ -41,6 +41,8 @@ class Points:
             tenths = Decimal(str(value)) * 10
         except ArithmeticError:
             raise ValueError(f"{value!r} is not a number") from None
+        if not tenths.is_finite():
+            raise ValueError(f"{value!r} is not a number")
         if tenths != tenths.to_integral_value():
             raise ValueError(f"{value!r} has more than one decimal: scores are in tenths")
         return cls(int(tenths))

@@ -73,8 +73,8 @@ def _points(value: Any) -> Points:
         points = Points.parse(value)
     except ValueError:
         raise ValueError("give a number with at most one decimal, e.g. 0.1 or 0") from None
-    if points.tenths < 0:
-        raise ValueError("give a number of at least 0")
+    if not 0 <= points.tenths <= 990:
+        raise ValueError("give a number from 0 to 99")  # as bonus_points: scores stay small ints
     return points
 
 
@@ -187,7 +187,7 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         "overtrick_points",
-        "0 | 0.1 | ...",
+        "0 | 0.1 | ... | 99",
         "Points for each trick won above a made call (Call Break: 0.1).",
         _points,
     ),

@@ -336,8 +336,11 @@ class Play(Phase):
 
 
 def _whole(action: Action) -> int | None:
-    """An int from an int or a string of digits; None for anything else (bools too)."""
-    if isinstance(action, str) and action.strip().isdigit():
+    """An int from an int or a string of digits; None for anything else (bools too).
+
+    Decimal digits only: ``"²"`` is a digit to ``str.isdigit`` but not a number to ``int``.
+    """
+    if isinstance(action, str) and action.strip().isdecimal():
         return int(action)
     if isinstance(action, int) and not isinstance(action, bool):
         return action

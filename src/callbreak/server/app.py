@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Body, FastAPI, HTTPException, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field
 from starlette.websockets import WebSocketDisconnect
 
 from callbreak.bots.levels import LEVELS
@@ -68,8 +69,19 @@ Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
 
+def _visible(name: str) -> str:
+    """A player's name without the spaces around it; one of only spaces is no name."""
+    name = name.strip()
+    if not name:
+        raise ValueError("a name needs a letter or a digit, not only spaces")
+    return name
+
+
+PlayerName = Annotated[str, Field(min_length=1, max_length=32), AfterValidator(_visible)]
+
+
 class CreateTable(BaseModel):
-    name: str = Field(min_length=1, max_length=32)
+    name: PlayerName
     preset: str = Field(default="callbreak", max_length=32)
     options: dict[str, str | int | float | bool | None] = Field(default_factory=dict)
     level: str = Field(default="medium", max_length=32)
@@ -80,7 +92,7 @@ class CreateTable(BaseModel):
 
 
 class JoinTable(BaseModel):
-    name: str = Field(min_length=1, max_length=32)
+    name: PlayerName
     seat: int | None = Field(default=None, ge=0, lt=MAX_SEATS)
 
 
@@ -129,19 +141,53 @@ def preset_meta(name: str) -> dict[str, Any]:
 
 
 class _BodyLimit:
-    """Refuse HTTP bodies above MAX_BODY_BYTES before reading them (no form here needs more)."""
+    """Refuse HTTP bodies above MAX_BODY_BYTES (no form here needs more): at once by their
+    Content-Length, and a body sent in chunks without one by reading it first, up to the
+    limit, then handing it on as if it had come in one piece."""
 
     def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]]) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            for key, value in scope.get("headers", []):
-                if key == b"content-length" and value.isdigit() and int(value) > MAX_BODY_BYTES:
-                    response = JSONResponse({"detail": "request body too large"}, status_code=413)
-                    await response(scope, receive, send)
-                    return
-        await self.app(scope, receive, send)
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        too_large = JSONResponse({"detail": "request body too large"}, status_code=413)
+        for key, value in scope.get("headers", []):
+            if key == b"content-length" and value.isdigit() and int(value) > MAX_BODY_BYTES:
+                await too_large(scope, receive, send)
+                return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client left before its request was whole: no one to answer
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            if size > MAX_BODY_BYTES:
+                await too_large(scope, receive, send)
+                return
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        sent = False
+
+        async def replay() -> MutableMapping[str, Any]:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+def _printable(value: Any) -> Any:
+    """``value`` safe for a JSON reply: a string's lone surrogates become "?"."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "replace").decode("utf-8")
+    return value
 
 
 def create_app(config: ServerConfig | None = None) -> FastAPI:
@@ -169,6 +215,21 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     app = FastAPI(title="callbreak tables", lifespan=lifespan, docs_url="/api/docs")
     app.add_middleware(_BodyLimit)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
+        """422 with where and why, without echoing the input: a NaN or a lone surrogate in
+        it cannot be written as JSON, and the default reply turned such a 422 into a 500."""
+        detail = [
+            {
+                "loc": [_printable(part) for part in item.get("loc", ())],
+                "msg": _printable(item.get("msg", "")),
+                "type": item.get("type", ""),
+            }
+            for item in error.errors()
+        ]
+        return JSONResponse({"detail": detail}, status_code=422)
+
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     def hub_of(request: Request | WebSocket) -> Hub:
@@ -177,7 +238,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     async def seated(request: Request, code: str) -> tuple[TableSlot, int | None]:
         """The table of ``code`` (404 if there is none) and the seat whose token the request
-        carries (``Authorization: Bearer`` or the table's cookie), None for anyone else."""
+        carries (``Authorization: Bearer`` or the table's cookie), None for anyone else.
+        Codes are read in capitals, as the lobby shows them, however they are typed."""
+        code = code.upper()
         slot = await hub_of(request).table(code) if valid_code(code) else None
         if slot is None:
             raise HTTPException(404, "there is no table with this code")
@@ -301,10 +364,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.get("/api/history")
     async def history(request: Request, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
         limit = max(1, min(limit, 200))
-        return await hub_of(request).store.history(limit, max(0, offset))
+        return await hub_of(request).store.history(limit, max(0, min(offset, 2**62)))
 
     @app.get("/api/records/{code}.json")
     async def record(request: Request, code: str) -> Response:
+        code = code.upper()
         record = await hub_of(request).store.record(code) if valid_code(code) else None
         if record is None:
             raise HTTPException(404, "no finished match with this code")
@@ -330,6 +394,7 @@ async def serve_socket(hub: Hub, config: ServerConfig, ws: WebSocket, code: str)
             await ws.send_text(error_message(error))
             await ws.close(close, error.code)
 
+    code = code.upper()
     slot = await hub.table(code) if valid_code(code) else None
     if slot is None:
         await refuse(ProtocolError("no_table"), CLOSE_NO_TABLE)

@@ -44,7 +44,8 @@ REMOTE_STALE_S = 7.0
 
 def hash_token(token: str) -> str:
     """Seat tokens are stored hashed: a leaked database does not hand out seats."""
-    return hashlib.sha256(token.encode()).hexdigest()
+    # "replace": a token with a lone surrogate (valid JSON, not UTF-8) matches no seat.
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
 BOT_GAMES: dict[str, frozenset[str]] = {"expert": frozenset({"callbreak"})}

@@ -101,19 +101,24 @@ class LiveTable:
     def canonical(self, action: Any) -> Any:
         """The action in the form the log stores: a card's canonical name, else as given.
 
-        Cards may come as ``10s`` or ``1S`` (a Rook card as ``1r``); the engine judges
-        legality either way, but the log (and every client) should see one spelling
-        of a card.  Words (``pass``, ``in``, a trump letter) are not cards and pass
-        through unchanged for the engine to judge.
+        Cards may come as ``10s``, ``1S`` or their index (a Rook card as ``1r``), calls
+        as ``"05"``; the engine judges legality either way, but the log (and every
+        client) should see one spelling of each.  Words (``pass``, ``in``, a trump
+        letter) are not cards and pass through unchanged for the engine to judge.
         """
         deal = self.match.deal
+        deck = deal.deck
         if isinstance(action, str) and action not in deal.legal():
-            deck = deal.deck
+            if action.strip().isdecimal() and deal.phase != "play":
+                return int(action)  # a call or bid as " 5" or "05": logged as 5
             try:
                 return deck.names[deck.parse(action)]
             except ValueError as error:
                 if deal.phase == "play":
                     raise IllegalAction(str(error), "card") from None
+        is_index = isinstance(action, int) and not isinstance(action, bool)
+        if is_index and deal.phase == "play" and 0 <= action < len(deck.names):
+            return deck.names[action]  # a card by its index: logged by its name
         return action
 
     def apply(self, seat: int, action: Any, actor: str) -> Any:
