@@ -307,3 +307,25 @@ async def test_every_spelling_of_an_action_is_logged_one_way(sqlite_table: Table
     await guest.act(CARD_NAMES.index(card))  # a card by its index
     await guest.state_where(lambda s: s["seq"] > at)
     assert sqlite_table.actions()[at].action == card
+
+
+async def test_a_refusal_that_is_not_an_illegal_action_still_answers(
+    sqlite_table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The engine refuses with IllegalAction; should anything under it raise a bare
+    # ValueError, the player still gets an answer and the socket stays open.
+    from callbreak.server.table import LiveTable
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise ValueError("something under the rules refused it")
+
+    host, guest = sqlite_table.host, sqlite_table.guest
+    await play_turns([host], lambda: guest.my_turn())
+    monkeypatch.setattr(LiveTable, "apply", broken)
+    await guest.act()
+    error = await guest.error()
+    assert error["code"] == "illegal" and "refused it" in error["message"]
+    monkeypatch.undo()
+    await guest.send({"type": "ping"})
+    assert (await guest.until(lambda m: m["type"] == "pong"))["type"] == "pong"
+    await play_turns([host, guest], lambda: host.seq >= 6)

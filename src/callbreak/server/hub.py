@@ -390,8 +390,9 @@ class Hub:
                 raise ProtocolError("stale", "the player is back")
             try:
                 logged = table.apply(seat, action, actor)
-            except IllegalAction as error:
-                raise ProtocolError("illegal", str(error), rule=error.rule) from None
+            except ValueError as error:  # IllegalAction names its rule; refuse any other too
+                rule = error.rule if isinstance(error, IllegalAction) else None
+                raise ProtocolError("illegal", str(error), rule=rule) from None
             record = table.record() if table.match.over else None
             try:
                 await self.store.append_action(table.code, seq, seat, logged, actor, record)
