@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import json
 import multiprocessing
 import os
 import random
@@ -219,6 +220,15 @@ def _revoke(body: dict[str, Any]) -> Any:
     raise AssertionError("no trick to revoke in")
 
 
+def _every_bid(call: int) -> Callable[[dict[str, Any]], Any]:
+    def change(body: dict[str, Any]) -> Any:
+        for entry in body["context"]["players"].values():
+            entry["bid"] = call
+        return body
+
+    return change
+
+
 MALFORMED: list[tuple[str, str, Callable[[dict[str, Any]], Any]]] = [
     ("not an object", "bid", lambda b: [b]),
     ("no playerId", "bid", _drop("playerId")),
@@ -254,6 +264,10 @@ MALFORMED: list[tuple[str, str, Callable[[dict[str, Any]], Any]]] = [
     ("a card against the rules", "play", _revoke),
     ("history as text", "play", _set("history", "none")),
     ("a bid with a history", "bid", _set("history", [[0, ["2S", "3S", "4S", "5S"], 3]])),
+    ("a 400-digit timeBudget", "bid", _set("timeBudget", 10**400)),
+    ("a totalPoints past any score", "bid", _set("context.players.P1.totalPoints", 1e308)),
+    ("a 400-digit totalPoints", "play", _set("context.players.P0.totalPoints", -(10**400))),
+    ("the asker has called already", "bid", _every_bid(3)),
 ]
 
 
@@ -289,9 +303,12 @@ def test_malformed_requests_get_400_and_reasons_over_http(url: str) -> None:
             response = client.post(f"/{kind}", json=change(_base(kind)))
             assert response.status_code == 400, (case, response.text)
             assert response.json()["error"], case
-        for raw in (b"{", b"", b"\xff\xfe", b"null"):
+        nan_budget = json.dumps(ISSUE_BID).replace('"timeBudget": 1500', '"timeBudget": NaN')
+        odd_id = json.dumps({**ISSUE_BID, "playerId": "\ud800"})  # a lone surrogate, escaped
+        deep = b"[" * 5000 + b"]" * 5000
+        for raw in (b"{", b"", b"\xff\xfe", b"null", nan_budget.encode(), odd_id.encode(), deep):
             response = client.post("/bid", content=raw)
-            assert response.status_code == 400 and response.json()["error"]
+            assert response.status_code == 400 and response.json()["error"], raw[:40]
         assert client.post("/play", content=b"x" * (2 << 20)).status_code == 413
         assert client.get("/nowhere").json() == {"error": "Not Found"}
         assert client.get("/bid").status_code == 405

@@ -105,10 +105,20 @@ def _int(value: Any, what: str, low: int | None = None, high: int | None = None)
     return value
 
 
+NUMBER_LIMIT = 1e12
+"""Larger than any budget or score a game can have; a 400-digit "number" is refused."""
+
+
 def _number(value: Any, what: str) -> float:
-    if not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value):
+    if not isinstance(value, int | float) or isinstance(value, bool):
         raise BhoosRequestError(f"{what} must be a number, not {value!r}")
-    return float(value)
+    try:
+        number = float(value)  # a huge int overflows here
+    except OverflowError:
+        number = math.inf
+    if not math.isfinite(number) or abs(number) > NUMBER_LIMIT:
+        raise BhoosRequestError(f"{what} must be a number of at most {NUMBER_LIMIT:g} either way")
+    return number
 
 
 def _card(value: Any, what: str) -> int:
@@ -239,6 +249,10 @@ def _dealer(
     trick; a player who has not called shows ``bid: 0``.
     """
     if kind == BID:
+        if bids[me]:
+            raise BhoosRequestError(
+                f"{ids[me]} shows bid {bids[me]}: /bid asks for a call not made yet (bid 0)"
+            )
         made = [seat for seat in range(PLAYERS) if bids[seat]]
         before = sorted((me - k) % PLAYERS for k in range(1, len(made) + 1))
         if sorted(made) != before:

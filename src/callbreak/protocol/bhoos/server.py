@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import multiprocessing
 import os
 import signal
@@ -80,6 +81,12 @@ WARM_UP_LIMIT_S = 600.0
 on a slow machine takes minutes); ``/hi`` answers after it either way."""
 MAX_BODY = 1 << 20
 """Bodies above 1 MiB are refused (413): a real request is under 2 kB."""
+
+
+def _error(message: str, status: int) -> JSONResponse:
+    """``{"error": message}``; a lone surrogate quoted from the request (an id, a card)
+    becomes "?", since JSON on the wire is UTF-8 and the reply must still go out."""
+    return JSONResponse({"error": message.encode("utf-8", "replace").decode()}, status)
 
 
 def _takes_budget(name: str, options: dict[str, Any]) -> bool:
@@ -142,9 +149,17 @@ class BotService:
         started); a body too broken for this is refused anyway.
         """
         try:
-            time_budget = float(body["timeBudget"])
+            given = body["timeBudget"]
             left = len(body["cards"]) + (1 if kind == BID else 0)
-        except (TypeError, KeyError, ValueError):
+        except (TypeError, KeyError):
+            return 1000.0
+        if not isinstance(given, int | float) or isinstance(given, bool):
+            return 1000.0  # the checked request refuses it with the reason
+        try:
+            time_budget = float(given)
+        except OverflowError:
+            return 1000.0
+        if not math.isfinite(time_budget):
             return 1000.0
         return min(0.8 * time_budget, time_budget / max(1, left))
 
@@ -358,7 +373,9 @@ def create_app(
         try:
             body = json.loads(raw)
         except (ValueError, UnicodeDecodeError) as error:
-            return JSONResponse({"error": f"the body is not JSON: {error}"}, 400)
+            return _error(f"the body is not JSON: {error}", 400)
+        except RecursionError:
+            return _error("the body is nested too deeply to read", 400)
         loop = asyncio.get_running_loop()
         started = time.perf_counter()
         guard = service.guard_ms(kind, body)
@@ -378,10 +395,10 @@ def create_app(
                     decision = service.fallback(kind, body, raw, "the bot overran")
                     log.warning("bot %s overran %.0f ms: sent the heuristic's answer", bot, guard)
         except BhoosRequestError as error:
-            return JSONResponse({"error": str(error)}, 400)
+            return _error(str(error), 400)
         except Exception as error:  # a bug in a bot must not take the server down
             log.exception("bot %s failed on /%s", bot, kind)
-            return JSONResponse({"error": f"the bot failed: {type(error).__name__}: {error}"}, 500)
+            return _error(f"the bot failed: {type(error).__name__}: {error}", 500)
         headers = {"X-Decision-Ms": f"{(time.perf_counter() - started) * 1000:.2f}"}
         if decision.budget_ms is not None:
             headers["X-Budget-Ms"] = str(decision.budget_ms)
