@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -337,3 +337,44 @@ def test_import_refuses_what_is_not_a_log(broken: Any, tmp_path: Path) -> None:
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(broken))
     assert runner.invoke(app, ["import-bhoos", str(path)]).exit_code == 2
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda log: log["rounds"][0].__setitem__("scores", [float("inf")] * 4), "must be a score"),
+        (lambda log: log["rounds"][0].__setitem__("scores", [1e308] * 4), "must be a score"),
+        (lambda log: log.__setitem__("players", [None, 5, "c", "d"]), "4 different names"),
+        (lambda log: log.__setitem__("players", ["a", "a", "c", "d"]), "4 different names"),
+    ],
+)
+def test_import_refuses_scores_and_names_no_game_has(
+    local_log: dict[str, Any], change: Callable[[dict[str, Any]], None], message: str
+) -> None:
+    log = copy.deepcopy(local_log)
+    change(log)
+    with pytest.raises(BhoosLogError, match=message):
+        import_bhoos_log(log)
+
+
+def test_import_refuses_text_that_is_not_text_and_counts_nested_errors(
+    local_log: dict[str, Any], tmp_path: Path
+) -> None:
+    log = copy.deepcopy(local_log)
+    log["players"][1] = "\ud800"  # valid JSON, not text: could not even be printed
+    path = tmp_path / "odd.json"
+    path.write_text(json.dumps(log))  # json.dumps escapes it as \\ud800
+    done = runner.invoke(app, ["import-bhoos", str(path)])
+    assert done.exit_code == 2 and "half of a character" in done.output
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    done = runner.invoke(app, ["import-bhoos", str(deep)])
+    assert done.exit_code == 2 and "nested too deeply" in done.output
+    log = copy.deepcopy(local_log)
+    log["rounds"][0]["errors"] = None
+    before = import_bhoos_log(log).logged_errors
+    nested: dict[str, Any] = {"e": ["x", "y"]}
+    for _ in range(900):  # deeper than a recursive count could go
+        nested = {"n": nested, "z": 1}
+    log["rounds"][0]["errors"] = nested
+    assert import_bhoos_log(log).logged_errors == before + 2 + 900

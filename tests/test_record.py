@@ -717,3 +717,30 @@ def test_a_match_rebuilt_from_its_record_deals_the_rest_identically() -> None:
         rebuilt.act(action)
     assert original.over and rebuilt.over
     assert match_record(rebuilt) == match_record(original)
+
+
+def test_files_that_are_not_records_say_why(tmp_path: Path) -> None:
+    record = match_record(played("callbreak", 4))
+    odd = copy.deepcopy(record)
+    odd["seats"][0]["name"] = "\ud800"  # valid JSON once escaped, but not text
+    cases = {
+        "odd.json": (json.dumps(odd), "half of a character"),
+        "odd.jsonl": (json.dumps(odd), "half of a character"),
+        "deep.json": ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    }
+    for name, (text, message) in cases.items():
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        with pytest.raises(RecordError, match=message):
+            read_records(path)
+    binary = tmp_path / "utf16.json"
+    binary.write_text(json.dumps(record), encoding="utf-16")
+    with pytest.raises(RecordError, match="not UTF-8 text"):
+        read_records(binary)
+
+
+def test_winners_that_are_not_seats_are_a_record_error() -> None:
+    record = match_record(played("callbreak", 4))
+    record["result"]["winners"] = [1, [2]]
+    with pytest.raises(RecordError, match="the winners are seat numbers"):
+        replay(record)

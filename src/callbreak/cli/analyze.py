@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.console import Console
 
+from callbreak.cli.common import located
+
 if TYPE_CHECKING:
     from callbreak.analysis import DealReview
 
@@ -75,7 +77,7 @@ def analyze(
         rebuilt = replay_record(records[match - 1]).match
         check_analysable(rebuilt.rules)
     except (OSError, RecordError, AnalysisError) as error:
-        typer.secho(f"{record}: {error}", fg="red", err=True)
+        typer.secho(located(record, error), fg="red", err=True)
         raise typer.Exit(1) from None
     if not 0 <= seat < rebuilt.players:
         raise typer.BadParameter(

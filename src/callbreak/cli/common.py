@@ -54,6 +54,13 @@ def writable(path: Path, param_hint: str, directory: bool = False) -> Path:
     return path
 
 
+def located(path: Path, error: Exception) -> str:
+    """``path: error``, unless the error already starts by naming the file (a RecordError
+    does), so that no message reads "game.json: game.json: ..."."""
+    text = str(error)
+    return text if text.startswith(str(path)) else f"{path}: {text}"
+
+
 def styled_card(name: str) -> str:
     """A card name with rich markup: its suit symbol, red for hearts and diamonds."""
     if name == "ROOK":

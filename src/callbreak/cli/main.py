@@ -16,7 +16,7 @@ from rich.text import Text
 from callbreak.bots import available_bots, make_bot, refusal
 from callbreak.bots.levels import LEVELS, level_spec
 from callbreak.cli.analyze import analyze
-from callbreak.cli.common import rules_from_flags, writable
+from callbreak.cli.common import located, rules_from_flags, writable
 from callbreak.cli.pool import MIXES_HELP, POOL_HELP, arena_pool
 from callbreak.engine import Match
 from callbreak.faces import seat_name
@@ -243,7 +243,7 @@ def replay(
         try:
             records = read_records(path)
         except (OSError, ValueError) as error:
-            typer.secho(f"{path}: {error}", fg="red", err=True)
+            typer.secho(located(path, error), fg="red", err=True)
             failed += 1
             continue
         for index, record in enumerate(records, start=1):
@@ -626,14 +626,17 @@ def import_bhoos(
     rules' score, 1 when something does not (the record is still written, up to
     the first play the rules refuse), 2 when the log cannot be read.
     """
-    import json
 
+    from callbreak.record import RecordError, write_record
     from callbreak.record import replay as replay_record
-    from callbreak.record import write_record
     from callbreak.record.bhoos import BhoosLogError, import_bhoos_log
+    from callbreak.record.format import plain_json
 
     try:
-        result = import_bhoos_log(json.loads(log.read_text(encoding="utf-8")))
+        result = import_bhoos_log(plain_json(log.read_text(encoding="utf-8"), str(log)))
+    except RecordError as error:  # nested too deep, or not text: it names the file
+        typer.secho(str(error), fg="red", err=True)
+        raise typer.Exit(2) from None
     except (OSError, ValueError) as error:  # BhoosLogError and bad JSON are ValueErrors
         kind = "log" if isinstance(error, BhoosLogError) else "file"
         typer.secho(f"{log}: cannot read the {kind}: {error}", fg="red", err=True)

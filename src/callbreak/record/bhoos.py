@@ -166,19 +166,33 @@ def _card(value: Any, where: str) -> str:
         raise BhoosLogError(f"{where}: {value!r} is not a card") from None
 
 
+SCORE_LIMIT = 10**6
+"""Far beyond any total a tournament game reaches; Infinity or 1e308 is no score."""
+
+
 def _score(value: Any, where: str) -> Points:
     """A logged total: a float of tenths, possibly with binary noise (4.299999)."""
     if not isinstance(value, int | float) or isinstance(value, bool):
         raise BhoosLogError(f"{where} must be a number, not {value!r}")
+    if not -SCORE_LIMIT <= value <= SCORE_LIMIT:  # NaN fails this too
+        raise BhoosLogError(f"{where} must be a score, from {-SCORE_LIMIT} to {SCORE_LIMIT}")
     return Points(round(value * 10))
 
 
 def _count_errors(value: Any) -> int:
-    if isinstance(value, Mapping):
-        return sum(_count_errors(v) if isinstance(v, list | Mapping) else 1 for v in value.values())
-    if isinstance(value, list):
-        return len(value)
-    return 1 if value else 0
+    """Errors the arena logged: a list counts its entries, a mapping what is under each key,
+    anything else one if set.  A loop, not recursion: a log may nest as deep as JSON can."""
+    if not isinstance(value, Mapping):
+        return len(value) if isinstance(value, list) else (1 if value else 0)
+    count = 0
+    pending = [value]
+    while pending:
+        for item in pending.pop().values():
+            if isinstance(item, Mapping):
+                pending.append(item)
+            else:
+                count += len(item) if isinstance(item, list) else 1
+    return count
 
 
 def _read(log: Any) -> tuple[list[str], list[_Round]]:
@@ -186,7 +200,9 @@ def _read(log: Any) -> tuple[list[str], list[_Round]]:
         raise BhoosLogError("a tournament log is a JSON object with players and rounds")
     if "players" not in log or "rounds" not in log:
         raise BhoosLogError('a tournament log has "players" and "rounds"')
-    names = [str(p) for p in _list(log["players"], "players", PLAYERS)]
+    names = _list(log["players"], "players", PLAYERS)
+    if not all(isinstance(name, str) for name in names) or len(set(names)) != PLAYERS:
+        raise BhoosLogError(f"players must be {PLAYERS} different names, not {names!r}")
     raw_rounds = _list(log["rounds"], "rounds")
     if not raw_rounds:
         raise BhoosLogError("the log has no round")

@@ -367,11 +367,30 @@ def dumps(record: Mapping[str, Any], *, pretty: bool = False) -> str:
     return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
 
 
+def plain_json(text: str, where: str) -> Any:
+    """``json.loads``, refusing what JSON allows but a record (or a log) cannot be: nesting
+    deeper than Python reads, and strings with a lone surrogate (``"\\ud800"``), which are
+    not text and cannot be printed or written back as UTF-8.  Bad JSON still raises
+    ``json.JSONDecodeError``; the rest a ``RecordError`` naming ``where``."""
+    try:
+        document = json.loads(text)
+    except RecursionError:
+        raise RecordError(f"{where}: nested too deeply to be a record") from None
+    try:
+        json.dumps(document, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as error:
+        bad = error.object[error.start : error.end].encode("unicode_escape").decode()
+        raise RecordError(f"{where}: holds {bad}, half of a character, which is not text") from None
+    except (RecursionError, ValueError):
+        raise RecordError(f"{where}: nested too deeply to be a record") from None
+    return document
+
+
 def loads(text: str, where: str = "record") -> Record:
     """One record from JSON text, in the current version (a version-1 record is converted);
     bad JSON or an unknown ``"format"`` is a RecordError."""
     try:
-        document = json.loads(text)
+        document = plain_json(text, where)
     except json.JSONDecodeError as error:
         raise RecordError(
             f"{where}: not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"
@@ -429,12 +448,17 @@ def read_records(path: PathLike) -> list[Record]:
     Lines file called ``.json`` still reads; an error names the file and line.
     """
     source = Path(path)
-    text = source.read_text(encoding="utf-8")
+    try:
+        text = source.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise RecordError(
+            f"{source}: not UTF-8 text (byte {error.start}): a record is JSON in UTF-8"
+        ) from None
     if not text.strip():
         raise RecordError(f"{source}: the file is empty: no record in it")
     if source.suffix != ".jsonl":
         try:
-            document = json.loads(text)
+            document = plain_json(text, str(source))
         except json.JSONDecodeError as error:
             if error.msg != "Extra data":
                 raise RecordError(

@@ -776,6 +776,8 @@ class _Replay:
             _field(result, "totals", where), match.totals, where, "total", "the match gives"
         )
         winners = _list(_field(result, "winners", where), where, "winners")
+        if not all(isinstance(w, int) and not isinstance(w, bool) for w in winners):
+            raise RecordError(f"{where}: the winners are seat numbers, not {winners!r}")
         if sorted(winners) != sorted(match.winners):
             raise RecordError(
                 f"{where}: the winners are {winners} in the record, the match gives {match.winners}"
