@@ -718,8 +718,10 @@ class BatchCallBreak:
                 f"actions are indices into the action space ({space}), not {given.dtype}"
             )
         actions = np.ascontiguousarray(given, np.int64)
-        outside = (actions != given) | (actions < 0) | (actions >= self.encoder.num_actions)
-        if outside.any():
+        count = self.encoder.num_actions
+        cut = given.dtype.kind == "f" and not np.array_equal(actions, given)
+        if self.n and (cut or actions.min() < 0 or actions.max() >= count):
+            outside = (actions != given) | (actions < 0) | (actions >= count)
             table = int(np.argmax(outside))
             raise ValueError(
                 f"table {table}: action {given[table].item()!r} is not in the action space: {space}"
