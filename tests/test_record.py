@@ -739,8 +739,12 @@ def test_files_that_are_not_records_say_why(tmp_path: Path) -> None:
         read_records(binary)
 
 
-def test_winners_that_are_not_seats_are_a_record_error() -> None:
+def test_winners_that_are_not_seats_and_rules_that_are_no_object_are_record_errors() -> None:
     record = match_record(played("callbreak", 4))
     record["result"]["winners"] = [1, [2]]
     with pytest.raises(RecordError, match="the winners are seat numbers"):
+        replay(record)
+    record = match_record(played("callbreak", 4))
+    record["rules"] = []  # dict([]) is {}: it used to replay under the preset's defaults
+    with pytest.raises(RecordError, match="rules: an object of every option"):
         replay(record)

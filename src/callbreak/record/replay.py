@@ -235,7 +235,10 @@ class _Replay:
     def __init__(self, record: dict[str, Any]) -> None:
         self.record = record
         try:
-            self.rules = Rules.from_dict(_field(record, "rules", "rules"))
+            rules = _field(record, "rules", "rules")
+            if not isinstance(rules, dict):  # an empty list would read as the defaults
+                raise RecordError(f"rules: an object of every option, not {rules!r}")
+            self.rules = Rules.from_dict(rules)
         except RecordError:
             raise
         except (ValueError, TypeError) as error:
