@@ -378,3 +378,26 @@ def test_import_refuses_text_that_is_not_text_and_counts_nested_errors(
         nested = {"n": nested, "z": 1}
     log["rounds"][0]["errors"] = nested
     assert import_bhoos_log(log).logged_errors == before + 2 + 900
+
+
+def test_a_call_that_is_a_digit_but_no_number_is_an_illegal_answer() -> None:
+    odd = FastAPI()
+
+    @odd.get("/hi")
+    async def hi() -> dict[str, str]:
+        return {"value": "hello"}
+
+    @odd.post("/bid")
+    async def bid() -> dict[str, Any]:
+        return {"value": "²"}  # str.isdigit says yes, int() says no
+
+    @odd.post("/play")
+    async def play(request: Request) -> dict[str, Any]:
+        return {"value": (await request.json())["cards"][0]}
+
+    with serve_in_thread(odd) as url:
+        config = ArenaConfig(BHOOS_RULES, (url, "random", "random", "random"), 1, seed=3)
+        run = run_arena(config, workers=1)
+    assert run.illegal[0] >= 4  # every call, then whatever cards broke the rules
+    assert any("not a call" in e for e in run.illegal_examples)
+    assert all(len(result.games) == 4 for result in run.sets)

@@ -126,12 +126,13 @@ def test_selfplay_open_match_stops_after_deals(tmp_path: Path) -> None:
 
 def test_play_explains_illegal_input_and_saves_on_quit(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
-    # Calls are asked first; "13x" and "99" are refused with the reason, then quit.
+    # Calls are asked first; "13x", "²" (a digit, not a number) and "99" are refused with
+    # the reason, then quit.
     result = runner.invoke(
-        app, ["play", "--seed", "4", "--record", str(path)], input="13x\n99\nquit\n"
+        app, ["play", "--seed", "4", "--record", str(path)], input="13x\n²\n99\nquit\n"
     )
     assert result.exit_code == 0, result.output
-    assert "Type your call as a number" in result.output
+    assert result.output.count("Type your call as a number") == 2
     assert "from 1 to 13" in result.output
     assert json.loads(path.read_text())["result"]["complete"] is False
 

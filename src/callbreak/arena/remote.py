@@ -212,7 +212,7 @@ class RemoteBot:
         if phase == "call":
             if isinstance(value, int) and not isinstance(value, bool):
                 return value
-            if isinstance(value, str) and value.strip().isdigit():
+            if isinstance(value, str) and value.strip().isdecimal():
                 return int(value)
             raise SeatFault("illegal", f"{path} answered {value!r}, which is not a call")
         if not isinstance(value, str):

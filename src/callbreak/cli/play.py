@@ -224,7 +224,7 @@ class TerminalGame:
         if word is not None:
             return word  # type: ignore[no-any-return]
         if described.typed_number:
-            if text.isdigit():
+            if text.isdecimal():
                 return int(text)
             also = " or " + ", ".join(f'"{w.key}" ({w.label})' for w in described.words)
             also = also if described.words else ""
