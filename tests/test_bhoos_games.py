@@ -44,13 +44,20 @@ def random_url() -> Iterator[str]:
         yield url
 
 
-def _faulty_app() -> FastAPI:
-    """A tournament bot with every fault: bad calls, late, non-cards, errors, illegal cards."""
-    faulty = FastAPI()
+def _greeting_app() -> FastAPI:
+    """A tournament bot's app that answers ``/hi`` (the referee's first question) only."""
+    app_ = FastAPI()
 
-    @faulty.get("/hi")
+    @app_.get("/hi")
     async def hi() -> dict[str, str]:
         return {"value": "hello"}
+
+    return app_
+
+
+def _faulty_app() -> FastAPI:
+    """A tournament bot with every fault: bad calls, late, non-cards, errors, illegal cards."""
+    faulty = _greeting_app()
 
     @faulty.post("/bid")
     async def bid() -> dict[str, Any]:
@@ -381,11 +388,7 @@ def test_import_refuses_text_that_is_not_text_and_counts_nested_errors(
 
 
 def test_a_call_that_is_a_digit_but_no_number_is_an_illegal_answer() -> None:
-    odd = FastAPI()
-
-    @odd.get("/hi")
-    async def hi() -> dict[str, str]:
-        return {"value": "hello"}
+    odd = _greeting_app()
 
     @odd.post("/bid")
     async def bid() -> dict[str, Any]:
