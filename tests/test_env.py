@@ -477,6 +477,9 @@ def test_batch_env_refuses_an_illegal_action_and_changes_nothing() -> None:
     assert np.array_equal(batch.obs, before)
     with pytest.raises(ValueError, match="batch env plays"):
         BatchCallBreak(1, Rules.preset("batak-ihale"))
+    for tables in (0, -1, 2.5, "4"):
+        with pytest.raises(ValueError, match="how many tables"):
+            BatchCallBreak(tables, compiled=False)  # type: ignore[arg-type]
 
 
 def test_batch_env_random_actions_are_legal_and_reproducible() -> None:

@@ -41,6 +41,7 @@ proves it is the very vector the ``Observation`` gives.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -635,8 +636,16 @@ class BatchCallBreak:
             raise ValueError(f"the batch env plays the four-seat call games, not {rules.name}")
         if rules.declare_voids:
             raise ValueError("the batch env has no yes/no actions: declare_voids must be off")
+        try:
+            tables = operator.index(n)  # an int or a numpy integer; not 2.5, not "4"
+        except TypeError:
+            tables = 0
+        if isinstance(n, bool) or tables < 1:
+            raise ValueError(
+                f"n is how many tables to play at once: a whole number, 1 or more, not {n!r}"
+            )
         self.rules = rules
-        self.n = n
+        self.n = tables
         self.encoder = Encoder(rules)
         self._k = kernels(compiled, parallel)
         self.compiled = self._k.compiled
