@@ -7,6 +7,7 @@ and its options, so the CLI, the arena and the servers share one syntax.
 
 from __future__ import annotations
 
+import functools
 import typing
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
@@ -117,9 +118,11 @@ def _check_numbers(name: str, factory: BotFactory, options: dict[str, Any]) -> N
             )
 
 
+@functools.cache
 def _option_kinds(factory: BotFactory) -> dict[str, tuple[type, ...]]:
     """Each keyword's accepted types (None left out), from the factory's hints; for a class,
-    from every ``__init__`` up its ancestry, since a subclass may pass options on."""
+    from every ``__init__`` up its ancestry, since a subclass may pass options on.  Cached:
+    ``serve-bot`` makes a bot for every request."""
     if isinstance(factory, type):
         sources = [vars(c)["__init__"] for c in factory.__mro__ if "__init__" in vars(c)]
     else:

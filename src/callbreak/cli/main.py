@@ -626,7 +626,6 @@ def import_bhoos(
     rules' score, 1 when something does not (the record is still written, up to
     the first play the rules refuse), 2 when the log cannot be read.
     """
-
     from callbreak.record import RecordError, write_record
     from callbreak.record import replay as replay_record
     from callbreak.record.bhoos import BhoosLogError, import_bhoos_log

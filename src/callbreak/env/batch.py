@@ -721,20 +721,19 @@ class BatchCallBreak:
         given = np.asarray(actions)
         if given.shape != (self.n,):
             raise ValueError(f"give one action per table: shape ({self.n},), not {given.shape}")
-        space = f"a whole number from 0 to {self.encoder.num_actions - 1}"
+        count = self.encoder.num_actions
         if given.dtype.kind not in "iuf":
             raise ValueError(
-                f"actions are indices into the action space ({space}), not {given.dtype}"
+                f"actions are indices into the action space (0 to {count - 1}), not {given.dtype}"
             )
         actions = np.ascontiguousarray(given, np.int64)
-        count = self.encoder.num_actions
         cut = given.dtype.kind == "f" and not np.array_equal(actions, given)
-        if self.n and (cut or actions.min() < 0 or actions.max() >= count):
-            outside = (actions != given) | (actions < 0) | (actions >= count)
-            table = int(np.argmax(outside))
-            raise ValueError(
-                f"table {table}: action {given[table].item()!r} is not in the action space: {space}"
-            )
+        if cut or actions.min() < 0 or actions.max() >= count:
+            table = int(np.argmax((actions != given) | (actions < 0) | (actions >= count)))
+            try:
+                self.encoder.checked(given[table])
+            except ValueError as error:  # it does: it names the action and the space
+                raise ValueError(f"table {table}: {error}") from None
         self._k.seed(_stream_seed(self._seed, self._steps + 1))
         bad = self._k.step(
             self._state,

@@ -277,16 +277,17 @@ class Encoder:
         """
         if isinstance(index, np.generic) or (isinstance(index, np.ndarray) and index.shape == ()):
             index = index.item()
-        value = index
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        whole = isinstance(value, int) and not isinstance(value, bool)
-        if not whole or not 0 <= int(value) < self.num_actions:
+        value = int(index) if isinstance(index, float) and index.is_integer() else index
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int)
+            or not 0 <= value < self.num_actions
+        ):
             raise ValueError(
                 f"action {index!r} is not in the action space: "
                 f"a whole number from 0 to {self.num_actions - 1}"
             )
-        return int(value)
+        return value
 
     def action_mask(self, legal: Sequence[Any]) -> Mask:
         """1 for each legal action, from ``Observation.legal`` (or ``Deal.legal()``)."""

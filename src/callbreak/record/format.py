@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -367,6 +368,10 @@ def dumps(record: Mapping[str, Any], *, pretty: bool = False) -> str:
     return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
 
 
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+"""A ``\\uD800``..``\\uDFFF`` escape: half of a pair, or a pair (which is fine)."""
+
+
 def plain_json(text: str, where: str) -> Any:
     """``json.loads``, refusing what JSON allows but a record (or a log) cannot be: nesting
     deeper than Python reads, and strings with a lone surrogate (``"\\ud800"``), which are
@@ -376,13 +381,14 @@ def plain_json(text: str, where: str) -> Any:
         document = json.loads(text)
     except RecursionError:
         raise RecordError(f"{where}: nested too deeply to be a record") from None
-    try:
-        json.dumps(document, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError as error:
-        bad = error.object[error.start : error.end].encode("unicode_escape").decode()
-        raise RecordError(f"{where}: holds {bad}, half of a character, which is not text") from None
-    except (RecursionError, ValueError):
-        raise RecordError(f"{where}: nested too deeply to be a record") from None
+    if _SURROGATE_ESCAPE.search(text):  # text read as UTF-8 holds none but as an escape
+        try:
+            json.dumps(document, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError as error:
+            bad = error.object[error.start : error.end].encode("unicode_escape").decode()
+            raise RecordError(
+                f"{where}: holds {bad}, half of a character, which is not text"
+            ) from None
     return document
 
 

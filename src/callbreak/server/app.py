@@ -140,6 +140,10 @@ def preset_meta(name: str) -> dict[str, Any]:
     }
 
 
+async def _too_large(scope: Scope, receive: Receive, send: Send) -> None:
+    await JSONResponse({"detail": "request body too large"}, status_code=413)(scope, receive, send)
+
+
 class _BodyLimit:
     """Refuse HTTP bodies above MAX_BODY_BYTES (no form here needs more): at once by their
     Content-Length, and a body sent in chunks without one by reading it first, up to the
@@ -152,10 +156,9 @@ class _BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        too_large = JSONResponse({"detail": "request body too large"}, status_code=413)
         for key, value in scope.get("headers", []):
             if key == b"content-length" and value.isdigit() and int(value) > MAX_BODY_BYTES:
-                await too_large(scope, receive, send)
+                await _too_large(scope, receive, send)
                 return
         chunks: list[bytes] = []
         size = 0
@@ -166,7 +169,7 @@ class _BodyLimit:
             chunks.append(message.get("body", b""))
             size += len(chunks[-1])
             if size > MAX_BODY_BYTES:
-                await too_large(scope, receive, send)
+                await _too_large(scope, receive, send)
                 return
             if not message.get("more_body", False):
                 break

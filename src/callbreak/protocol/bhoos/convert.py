@@ -109,7 +109,8 @@ NUMBER_LIMIT = 1e12
 """Larger than any budget or score a game can have; a 400-digit "number" is refused."""
 
 
-def _number(value: Any, what: str) -> float:
+def read_number(value: Any, what: str) -> float:
+    """A finite JSON number of sensible size, else a BhoosRequestError naming ``what``."""
     if not isinstance(value, int | float) or isinstance(value, bool):
         raise BhoosRequestError(f"{what} must be a number, not {value!r}")
     try:
@@ -166,7 +167,7 @@ def parse_request(kind: str, body: Any, rules: Rules = BHOOS_RULES) -> BhoosRequ
     if me_id not in ids:
         raise BhoosRequestError(f"playerId {me_id!r} is not one of playerIds {list(ids)}")
     me = ids.index(me_id)
-    budget = _number(_need(data, "timeBudget"), "timeBudget")
+    budget = read_number(_need(data, "timeBudget"), "timeBudget")
     if budget < 0:
         raise BhoosRequestError(f"timeBudget must not be negative, not {budget}")
     context = _obj(_need(data, "context"), "context")
@@ -183,7 +184,7 @@ def parse_request(kind: str, body: Any, rules: Rules = BHOOS_RULES) -> BhoosRequ
     for pid in ids:
         entry = _obj(players[pid], f"context.players[{pid!r}]")
         bids.append(_int(_need(entry, "bid", f"context.players[{pid!r}]."), f"{pid}'s bid", 0))
-        total = _number(entry.get("totalPoints", 0), f"{pid}'s totalPoints")
+        total = read_number(entry.get("totalPoints", 0), f"{pid}'s totalPoints")
         totals.append(Points(round(total * 10)))
         if "won" in entry:
             _int(entry["won"], f"{pid}'s won", 0, HAND)

@@ -32,7 +32,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import math
 import multiprocessing
 import os
 import signal
@@ -64,6 +63,7 @@ from callbreak.protocol.bhoos.convert import (
     BhoosRequest,
     BhoosRequestError,
     parse_request,
+    read_number,
 )
 
 log = logging.getLogger("callbreak.bhoos")
@@ -149,18 +149,10 @@ class BotService:
         started); a body too broken for this is refused anyway.
         """
         try:
-            given = body["timeBudget"]
+            time_budget = read_number(body["timeBudget"], "timeBudget")
             left = len(body["cards"]) + (1 if kind == BID else 0)
-        except (TypeError, KeyError):
-            return 1000.0
-        if not isinstance(given, int | float) or isinstance(given, bool):
+        except (TypeError, KeyError, BhoosRequestError):
             return 1000.0  # the checked request refuses it with the reason
-        try:
-            time_budget = float(given)
-        except OverflowError:
-            return 1000.0
-        if not math.isfinite(time_budget):
-            return 1000.0
         return min(0.8 * time_budget, time_budget / max(1, left))
 
     def decide(self, kind: str, body: Any, raw: bytes, arrived: float) -> Decision:
