@@ -1,145 +1,27 @@
 """The expert: search under hidden information, inside a time budget.
 
-Cards: perfect-information Monte Carlo (PIMC).  Worlds consistent with the
-seat's observation are sampled (``search.sampler``), each card is played in
-each world and the deal finished by the compiled heuristic policy
-(``search.rollout``) for all four seats, the others' with a random card now and
-then (``model_noise``, below); a playout is worth the seat's points
-*under the rules in force* less ``rivalry`` times the others' mean points,
-since a rival's failed call counts as much as one's own made one.  Scores
-are averaged with the sampler's weights; ties go to the card the heuristic
-would play.  In the last ``solve_from`` tricks (0 by default: never) each
-world is instead solved exactly one seat against three (``search.solver``):
-for ``at_least`` calls the most tricks a card can force, for windowed
-success (Call Bridge) whether it still forces a final count inside the
-window.
+Cards by perfect-information Monte Carlo: worlds consistent with the seat's
+observation are sampled (``search.sampler``) and weighed by the calls and by
+how soundly the others' play so far fits each world, read seat by seat
+(``surprise``, ``trust``), because sharper beliefs are worth more than a
+deeper search; each legal card is then played out in every world by the
+compiled heuristic policy (``search.rollout``), the others straying to a
+random card now and then (``model_noise``) so that a plan never counts on
+three exactly predictable defenders.  A card is worth the seat's points under
+the rules in force less ``rivalry`` times the rivals' mean.  Calls are chosen
+by simulation too, over the distribution of tricks each candidate call wins in
+the playouts, shifted by ``call_bias`` and widened by ``call_spread`` since
+real tables stray from the playouts more than the playouts do.  The exact
+solver (``solve_from``) stays one option away: against players who are not
+the heuristic it did not pay.
 
-Beliefs decide much of the strength: handed the others' true hands for its
-card search (``bench/open_cards.py``; its calls unchanged), the same search
-gains +0.24 to +0.75 points a deal against three of each pool member
-(``callbreak-bhoos``, fixed world counts, 100 deal sets; +0.53 against three
-heuristics, whose play the model below reads almost exactly, so about that
-much is what no reading of the play can recover).  So the worlds are weighed
-by the calls (``call_sigma``) and by the play: each card another seat played
-that the heuristic policy would not have played with the hand it holds in a
-world multiplies that world's weight by ``surprise``, and each batch of worlds
-is picked from ``oversample`` times as many candidates (the compiled sampler
-deals them by the hundred thousand a second).  At trick 9 this doubles the
-probability the worlds give the true holder of an unseen card over a uniform
-draw.  With beliefs that sharp, playouts that model how the others really play
-are worth more than exact solves that assume three defenders who see every
-card and play as one: measured over 300 deal sets, ``solve_from=6`` gave +0.64
-points a deal over the heuristic and ``solve_from=0`` +0.75.  Against players
-who are not the heuristic it does no better: on the pool's two worst mixes
-(100 deal sets, seed 16, ``callbreak-bhoos``, fixed world counts, paired)
-``solve_from=4`` changed the edge by -0.02 +- 0.05 (three ``expert-plain``)
-and -0.11 +- 0.08 (three ``mcts``).  The solver stays one option away.
-
-That play model is the heuristic's, so it was checked against players that are
-not the heuristic (the arena's ``default`` pool, ``bots.styles``).  A factor
-``surprise`` per card is the mixture "the seat plays the heuristic's card with
-probability p, else any legal card" with p about 0.9 where four cards are
-legal (0.1 and 0.3 are p of about 0.7 and 0.4).  Over 600 positions at tricks
-3, 6 and 9 of a heuristic seat facing three copies of each pool member, the
-weight 64 worlds give the true holder of an unseen card was, mean over the
-seven members (worst member in brackets): uniform 0.40 (0.39), calls alone
-0.42 (0.41), ``surprise=0.3`` 0.48 (0.42), 0.1 0.50 (0.43), 0.02 0.51 (0.43,
-against ``selfplay``).  The sharpest mixture was the best against every member,
-the ducker, the trumper and the self-play policy included: the hard facts plus
-"played like a sound player" hold up when the others play otherwise, so
-``surprise`` stays 0.02.
-
-A factor per card weighs every seat alike, though, and a seat that does not
-play the heuristic's way at all (the ``mcts`` member of the pool, a search
-with random playouts, is the one built like outside tournament bots) pushes
-the worlds as hard as one that does.  So the play is read seat by seat as a
-mixture (``trust``, the sampler's): with probability ``trust`` the seat plays
-the heuristic's card with the probability ``keep`` that ``surprise`` implies
-(0.92 at four legal cards), else any legal card; otherwise it plays any legal
-card.  A seat that strays in every world is then read as a random player, its
-cards weighing a world by how many it could have played there, and a seat that
-plays soundly is read as before.  On the pool of eight (``default``, with
-``mcts``; 100 deal sets, seed 16, ``callbreak-bhoos``,
-``deterministic=1,worlds=32,call_worlds=48``): ``trust=0.2`` took the whole
-pool from +0.83 to +0.87 a deal and the worst mixes from +0.13 to +0.35
-(three ``expert-plain``) and from +0.51 to +0.64 (three ``mcts``), every other
-mix within 0.05 of where it was; on four of the mixes 0.05, 0.1 and 0.2 did
-about as well (mean +0.60, +0.58, +0.61 against +0.51), 0.5 less (+0.55), and
-a mixture whose random part weighs all worlds alike (the hard facts only) no
-better than none (+0.49).
-
-The playouts, though, pay for a softer model of the others.  In the card
-playouts each other seat plays a random legal card instead of the
-heuristic's with probability ``model_noise`` (0.2; ``models`` draws a model
-per world and seat from a family, ``rollout``'s ``choose_as``: the heuristic,
-this noisy heuristic, a trumper, a ducker, a greedy player).  On the pool
-(60 deal sets, seed 16, ``deterministic=1,worlds=32,call_worlds=48``, three
-copies of each member, paired with ``models=1`` on the same deals): noise 0.2
-gained +0.10 +- 0.07 a deal over the pool, every mix within noise of it or
-better (worst mix, ``expert-plain``, +0.28 from +0.19: +0.08 +- 0.29; most
-against the heuristic itself, +0.19 +- 0.19: a plan that counts on three
-exactly predictable defenders is brittle whenever the worlds are wrong); 0.1
-gained +0.07 +- 0.07; the family (0.4 heuristic, 0.15 each of the others)
-+0.06 +- 0.08 with the worst mix down to +0.11; noise 0.1 in the call
-playouts too (``models_in_calls=1``) -0.02 +- 0.09, its calls (tuned on
-heuristic playouts) failing more, so the calls keep the heuristic.  The
-draws cost a card about 6% at fixed world counts.
-
-Calls: by simulation.  Sampled worlds (the earlier calls weigh them) are played
-out by the same policy once per candidate call, the seats still to call
-calling as the heuristic would with the hand they hold there; the call with
-the best expected value, as above, is chosen from the distribution of the
-seat's tricks over those playouts, each counted ``call_bias`` tricks richer
-(the expert plays better than the policy that plays its hand out) and widened
-by ``call_spread`` (a fifth of each count's weight moved a trick down, a fifth
-up: against players who are not the heuristic, the tricks really won strayed
-about 1.0 from the simulated mean, where the playouts spread only 0.8).  Both
-were chosen on the pool: over 60 deal sets (seed 16, fixed world counts
-``deterministic=1,worlds=32,call_worlds=48``, three copies of each member),
-``call_bias=0.5`` alone made 87.6% of its calls and was worst against
-``expert-plain`` (-0.09 a deal); 0.25 with a spread of 0.2 made 92.7% and
-gained +0.28 ± 0.26 there (lost -0.16 ± 0.14 against ``trumper``), +0.04 ±
-0.09 over the whole pool.  The tricks won still exceed the simulated ones by
--0.03 (``expert-plain``) to +0.89 (``trumper``) depending on the table, so no
-single bias fits every opponent, and the hand does not tell them apart either:
-over 3,840 calls in pool games (480 against three of each member,
-``callbreak-bhoos``, fixed world counts) the tricks won strayed from the
-simulated mean by 1.04 (the playouts' own spread: 0.80), and a linear fit of
-that miss on the hand and the calls before it (the heuristic's estimate,
-spades, top spades, aces, kings, the longest side suit, short side suits, the
-position, the earlier calls; five-fold cross-validated) left 1.037 of 1.038.
-What the simulation misses is the table (+0.01 against ``mcts``, +0.83 against
-``trumper``), which no call sees; a call evaluator trained on pool games
-would learn the same single bias.  A bias set for the search players' tables
-instead (the miss there: +0.01 against ``mcts``, +0.06 against
-``expert-plain``), ``call_bias=0.1``, was measured against 0.25 on the whole
-pool (100 deal sets, seed 16, paired deal set by deal set) and not kept: in
-``callbreak-bhoos`` it changed the pool's edge by +0.01 ± 0.04, three ``mcts``
-by +0.09 ± 0.09 and three ``expert-plain`` by +0.04 ± 0.11; in ``callbreak``
-by -0.02 ± 0.04, +0.01 and +0.01, and three heuristics by -0.09 ± 0.04.  It
-made about 1.5% more of its calls (against ``mcts``, 87.8% to 90.0% and
-85.8% to 87.8%), but no mix gained beyond noise.  Mean call - won is about
--1.0: with the tricks won straying about a trick either way, a call made nine
-times in ten lies about a trick under them (``rivalry=0.5``, which weighs
-setting the others less, changed neither the make rate nor the pool edge:
-+0.02 ± 0.05).
-In Call Bridge, where an overtrick fails the call, both default to 0
-(``call_bias=0.5`` took the edge over three heuristics from +1.66 to +1.54
-there).  (The solver's one-against-three values are far too pessimistic for a
-call.)
-
-The budget is per decision; sampling, playouts and solving stop at 85% of it
-so the answer is always in time.  Most of a card's time is the belief (the
-compiled replay of the play so far for every candidate world); the worlds
-reach the playouts as arrays (``WorldSampler.draw_arrays``), which took a
-card at the default world counts from 11.5 to 7.0 ms, so a budget buys about
-1.6 times the worlds it did.  At 20 ms a decision the expert's edge over the
-pool was +0.91 a deal (worst mix +0.31, three ``expert-plain``), at 50 ms
-+1.11 (worst +0.52), made 93-96% (README, "A candidate against a pool").
-The one-off numba compile happens in the background (the heuristic answers
-meanwhile) or in ``warm_up``, which the arena calls before a game.
-``deterministic=1`` replaces the clock by fixed world counts, for
-reproducible experiments.
+Every default was chosen by arena runs on the opponent pool; the method, the
+measurements and the variants that were not kept are in
+docs/expert-experiments.md.  The budget is per decision and the search stops
+at 85% of it, so the answer is always in time; the one-off numba compile
+happens in the background (the heuristic answers meanwhile) or in
+``warm_up``.  ``deterministic=1`` replaces the clock by fixed world counts,
+for reproducible experiments.
 """
 
 from __future__ import annotations
