@@ -14,7 +14,9 @@ from typing import Any
 
 import pytest
 
-from callbreak import IllegalAction, Match, Points, Rules
+from callbreak import EndlessRedeal, IllegalAction, Match, Points, Rules
+from callbreak.engine.match import VOID_LIMIT
+from callbreak.record import dumps, loads, match_record, replay
 from helpers import DECK, split_hands
 
 NORMAL = [DECK[i::4] for i in range(4)]  # everyone has spades and honours
@@ -484,3 +486,77 @@ def test_a_call_is_read_from_decimal_digits_only() -> None:
     assert refused.value.rule and match.to_act == seat and match.deal.calls == [None] * 4
     match.act(" 05")
     assert match.deal.calls[seat] == 5
+
+
+# ------------------------------------------------------------------ endless redeals
+def throw_in(match: Match) -> None:
+    """Void the current deal: play on past a misdeal question, then everyone calls 1 (under 8)."""
+    deal = match.deal
+    while match.deal is deal:
+        match.act(False if match.phase == "misdeal" else 1)
+
+
+def test_a_match_whose_every_deal_is_thrown_in_stops_with_a_clear_error() -> None:
+    match = Match(Rules.preset("callbreak"), seed=7)
+    with pytest.raises(EndlessRedeal) as raised:
+        while not match.over:
+            match.act(match.legal()[0])  # everyone calls 1: the calls total 4, below 8
+    message = str(raised.value)
+    assert f"{VOID_LIMIT} deals in a row were thrown in" in message
+    assert "min_total_calls=8" in message
+    assert "void_limit" in message
+    assert VOID_LIMIT == 100
+    assert [e.deal.phase for e in match.entries] == ["void"] * VOID_LIMIT
+    assert not match.over
+    assert match.totals == [Points(0)] * 4
+
+
+def test_a_played_deal_resets_the_count_of_thrown_in_deals() -> None:
+    match = Match(Rules.preset("callbreak"), seed=3, dealer=0, void_limit=3)
+    rng = random.Random(3)
+    throw_in(match)
+    throw_in(match)
+    play_deal(match, [3, 3, 3, 3], rng)
+    throw_in(match)
+    throw_in(match)
+    assert [e.deal.phase for e in match.entries] == ["void", "void", "over", "void", "void"]
+    with pytest.raises(EndlessRedeal, match="3 deals in a row"):
+        throw_in(match)
+    assert len(match.entries) == 6
+
+
+def test_no_limit_redeals_as_long_as_it_is_asked() -> None:
+    match = Match(Rules.preset("callbreak"), seed=3, dealer=0, void_limit=None)
+    for _ in range(VOID_LIMIT + 20):
+        throw_in(match)
+    play_deal(match, [3, 3, 3, 3], random.Random(3))
+    assert len(match.entries) == VOID_LIMIT + 21
+    assert match.entries[-1].deal.phase == "over"
+    assert match.deal_number == 2
+
+
+def test_deals_thrown_in_as_dealt_count_too() -> None:
+    rules = Rules.preset("callbreak").replace(misdeal="auto")
+    hands = [with_no_spade_seat(s % 4) for s in range(3)] + [NORMAL]
+    with pytest.raises(EndlessRedeal, match="2 deals in a row"):
+        Match(rules, dealer=1, hands=hands, void_limit=2)
+    match = Match(rules, dealer=1, hands=hands, void_limit=4)
+    assert [e.deal.phase for e in match.entries] == ["void"] * 3
+    assert match.phase == "call"
+
+
+@pytest.mark.parametrize("bad", [0, -1, True, 2.5, "3"])
+def test_a_bad_redeal_limit_is_refused(bad: Any) -> None:
+    with pytest.raises(ValueError, match="void_limit must be a whole number"):
+        Match(Rules.preset("callbreak"), seed=1, void_limit=bad)
+
+
+def test_a_record_with_more_thrown_in_deals_than_the_limit_replays() -> None:
+    match = Match(Rules.preset("callbreak"), seed=11, dealer=0, void_limit=None)
+    for _ in range(VOID_LIMIT + 5):
+        throw_in(match)
+    play_match(match, random.Random(11))
+    report = replay(loads(dumps(match_record(match))))
+    assert report.deals == len(match.entries)
+    assert report.totals == match.totals
+    assert report.complete

@@ -7,7 +7,16 @@
 """
 
 from callbreak.cards import card_name, parse_card, parse_hand
-from callbreak.engine import Action, Deal, IllegalAction, Match, Observation, TrickView, observe
+from callbreak.engine import (
+    Action,
+    Deal,
+    EndlessRedeal,
+    IllegalAction,
+    Match,
+    Observation,
+    TrickView,
+    observe,
+)
 from callbreak.points import Points
 from callbreak.rules import OPTIONS, Option, Rules
 
@@ -17,6 +26,7 @@ __all__ = [
     "OPTIONS",
     "Action",
     "Deal",
+    "EndlessRedeal",
     "IllegalAction",
     "Match",
     "Observation",

@@ -2,12 +2,13 @@
 
 from callbreak.engine.deal import Action, Deal
 from callbreak.engine.errors import IllegalAction
-from callbreak.engine.match import Match
+from callbreak.engine.match import EndlessRedeal, Match
 from callbreak.engine.observation import Observation, TrickView, observe, observe_public
 
 __all__ = [
     "Action",
     "Deal",
+    "EndlessRedeal",
     "IllegalAction",
     "Match",
     "Observation",

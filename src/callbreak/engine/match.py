@@ -22,6 +22,22 @@ from callbreak.rules import Rules
 
 Hands = Sequence[str | Sequence[str | int]]
 
+VOID_LIMIT = 100
+"""Thrown-in deals in a row after which a match gives up (``Match(void_limit=...)``).
+
+Real tables throw in a deal now and then (a misdeal, calls too few); a hundred in a row
+only happens when the actions chosen can never let a deal be played, such as a driver
+that always calls the lowest call under ``min_total_calls``.
+"""
+
+
+class EndlessRedeal(RuntimeError):
+    """The match stopped because too many deals in a row were thrown in.
+
+    A ``RuntimeError``, not an ``IllegalAction``: every action was legal, but the loop
+    driving the match would otherwise redeal forever.
+    """
+
 
 @dataclass(frozen=True)
 class DealerDraw:
@@ -74,6 +90,12 @@ class Match:
     only way for games that deal a nest, a stock or a face-up card).  Once
     either runs out, the match shuffles from its seed.
 
+    ``void_limit`` (default ``VOID_LIMIT``, 100) bounds the thrown-in deals in a
+    row: the one that reaches it raises ``EndlessRedeal`` instead of redealing, so a
+    driver whose choices void every deal fails loudly rather than spinning forever.
+    ``None`` lifts the bound (replaying a record, which is finite, uses it).  It is
+    a guard of the loop, not a rule of the game, so records do not carry it.
+
     >>> match = Match(Rules.preset("callbreak"), seed=7)
     >>> import random
     >>> rng = random.Random(1)
@@ -91,9 +113,18 @@ class Match:
         dealer: int | None = None,
         hands: Iterable[Hands] | None = None,
         decks: Iterable[Sequence[str | int]] | None = None,
+        void_limit: int | None = VOID_LIMIT,
     ) -> None:
         if hands is not None and decks is not None:
             raise ValueError("give the hands or the decks of the deals, not both")
+        if void_limit is not None and (
+            isinstance(void_limit, bool) or not isinstance(void_limit, int) or void_limit < 1
+        ):
+            raise ValueError(
+                f"void_limit must be a whole number of at least 1 or None, not {void_limit!r}"
+            )
+        self.void_limit = void_limit
+        self._voids_in_row = 0
         self.rules = rules
         self.players = rules.players
         if seed is None:
@@ -227,7 +258,9 @@ class Match:
         next_dealer = deal.dealer
         if deal.phase == VOID:
             number = len(self.scored_deals) + 1
+            self._voids_in_row += 1
         else:
+            self._voids_in_row = 0
             points = deal.points
             assert points is not None
             for seat in self.counting_seats:
@@ -249,6 +282,14 @@ class Match:
             self._check_end()
         if self.over:
             return False
+        if self.void_limit is not None and self._voids_in_row >= self.void_limit:
+            raise EndlessRedeal(
+                f"{self._voids_in_row} deals in a row were thrown in (the last: "
+                f"{deal.void_reason or 'void'}); the match stops instead of redealing "
+                f"forever. Actions that can never make a deal count, such as calls "
+                f"always adding up to less than min_total_calls, cause this; "
+                f"Match(void_limit=N) sets the limit, None lifts it"
+            )
         self.deal = self._new_deal(next_dealer)
         return self.deal.over
 

@@ -409,7 +409,8 @@ class _Replay:
         draw = self._first_dealer(dealer, seed)
         feed = _DeckFeed(decks)
         try:
-            self.match = match = Match(self.rules, seed, dealer=dealer, decks=feed)
+            # A record is finite, so its thrown-in deals, however many, are replayed.
+            self.match = match = Match(self.rules, seed, dealer=dealer, decks=feed, void_limit=None)
         except ValueError as error:
             raise RecordError(f"{self.labels[0]}: {error}") from None
         feed.match = match
