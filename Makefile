@@ -30,7 +30,7 @@ typecheck: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/python -m pytest
 
-bench: $(STAMP)  ## speed figures quoted in the README
+bench: $(STAMP)  ## speed figures quoted in docs/speed.md
 	$(BIN)/python bench/engine.py
 
 clean:

@@ -3,7 +3,7 @@
 The same spec may sit in several seats of the lineup (``heuristic`` against
 three ``random``); its figures pool all the games of all its entries.
 
-What the figures mean (the README's "Arena" section says the same):
+What the figures mean (docs/arena.md says the same):
 
 * **points / deal** — mean points per game, with a 95% Student-t interval
   whose standard error comes from the *deal-set means*: for each deal set the
