@@ -127,6 +127,9 @@ def _option_kinds(factory: BotFactory) -> dict[str, tuple[type, ...]]:
         sources = [vars(c)["__init__"] for c in factory.__mro__ if "__init__" in vars(c)]
     else:
         sources = [factory]
+    option_type = getattr(factory, "option_type", None)
+    if option_type is not None:  # options gathered in a config dataclass (the expert's)
+        sources.append(option_type)
     kinds: dict[str, tuple[type, ...]] = {}
     for source in sources:
         try:

@@ -34,6 +34,7 @@ from collections.abc import Callable
 from typing import Any
 
 from callbreak.bots.base import register_bot
+from callbreak.bots.expert_config import MODELS, ExpertConfig
 from callbreak.bots.heuristic import HeuristicBot, estimate_tricks
 from callbreak.bots.knowledge import read
 from callbreak.cards import CARD_NAMES, parse_card
@@ -49,7 +50,6 @@ _BATCH = 16
 _CALL_SPREAD = 3
 """Calls tried on either side of the heuristic's call."""
 
-MODELS = ("heuristic", "noisy", "trumper", "ducker", "greedy")
 """The play models a playout can give another seat (``rollout``'s ``choose_as``)."""
 
 
@@ -178,79 +178,43 @@ def shared_solver(wait: bool) -> Any:
 class ExpertBot:
     name = "expert"
 
+    option_type = ExpertConfig
+    """``make_bot`` checks a spec's numbers against these fields (``expert:worlds=x`` fails)."""
+    preset = "expert"
+    """The ``PRESETS`` entry a bot of this class starts from."""
+
     def __init__(
         self,
         seed: int | None = None,
-        budget_ms: int = 1000,
-        worlds: int = 48,
-        call_worlds: int = 64,
-        solve_from: int = 0,
-        call_bias: float | None = None,
-        call_spread: float | None = None,
-        rivalry: float = 1.0,
-        call_sigma: float = 0.6,
-        surprise: float = 0.02,
-        oversample: int = 16,
-        deterministic: int = 0,
-        models: str | float = "0/1",
-        model_noise: float = 0.2,
-        models_in_calls: int = 0,
-        trust: float | None = 0.2,
+        config: ExpertConfig | None = None,
+        preset: str | None = None,
+        **options: Any,
     ) -> None:
-        if budget_ms <= 0:
-            raise ValueError("budget_ms must be positive")
-        self.budget = budget_ms / 1000
-        self.worlds = worlds
-        self.call_worlds = call_worlds
-        self.solve_from = solve_from
-        """Tricks left from which on each sampled world is solved exactly; before, rollouts."""
-        self.call_bias = call_bias
-        """Tricks added to each playout before a call is scored: the expert plays better
-        than the policy that plays the playouts, so they undercount its tricks.  None:
-        0.25 where overtricks are allowed (``at_least``), 0 where a window punishes them."""
-        if call_spread is not None and not 0 <= call_spread <= 0.5:
-            raise ValueError("call_spread is a share of weight moved each way: 0 to 0.5")
-        self.call_spread = call_spread
-        """Share of each simulated trick count's weight that a call is scored as if it fell
-        one trick lower, and as much one higher (see ``_widened``).  None: 0.2 where
-        overtricks are allowed (``at_least``), 0 where a window punishes them (unmeasured
-        there)."""
-        self.call_sigma = call_sigma
-        """How far from the hand's estimate the sampler expects another seat's call to be."""
-        self.rivalry = rivalry
-        """Weight of the others' mean points against the seat's own, in the playouts."""
-        if not 0 < surprise <= 1:
-            raise ValueError("surprise is a likelihood factor: more than 0, at most 1")
-        self.surprise = surprise
-        """Weight factor of a sampled world per card of the others' play that the heuristic
-        would not have played there (1: the play so far says nothing about the hands)."""
-        if oversample < 1:
-            raise ValueError("oversample is a whole number of candidates per world, at least 1")
-        self.oversample = oversample
-        """Candidate worlds dealt per world kept, when the play is weighed (``surprise``)."""
-        weights = [float(w) for w in str(models).split("/")]
-        if len(weights) > len(MODELS) or min(weights) < 0 or sum(weights) <= 0:
-            raise ValueError(
-                f"models are up to {len(MODELS)} weights, '/'-separated, not all 0: "
-                + "/".join(MODELS)
-            )
-        self.models = tuple(weights)
-        """Weights of the play models of the others in the card playouts, in the order of
-        ``MODELS``, '/'-separated (drawn per world and seat).  ``0/1``: every other seat
-        plays the heuristic with ``model_noise`` random cards; 1: the heuristic exactly."""
-        if not 0 <= model_noise <= 1:
-            raise ValueError("model_noise is a probability")
-        self.model_noise = float(model_noise)
-        """How often the ``noisy`` model plays a random legal card instead of the heuristic's."""
-        self.models_in_calls = bool(models_in_calls)
-        """Whether the call playouts draw the others' models too (else all heuristic)."""
-        if trust is not None and not 0 <= trust <= 1:
-            raise ValueError("trust is a probability: 0 to 1 (0: surprise per card alike)")
-        self.trust = trust or None
-        """Prior probability that another seat plays like the heuristic, seat by seat, when
-        the play weighs the worlds (``WorldSampler``'s ``trust``); None (given as 0):
-        ``surprise`` per card for every seat alike."""
-        self.deterministic = bool(deterministic)
+        """``config`` (or the named ``preset``, default the class's) with ``options``
+        replaced: ``ExpertBot(worlds=64)``, ``ExpertBot(PRESETS["fixed"], trust=0.1)``."""
+        if config is not None and preset is not None:
+            raise ValueError("give the expert a config or a preset, not both")
+        if config is None:
+            config = ExpertConfig.from_options(preset or self.preset, **options)
+        elif options:
+            config = config.replace(**options)
+        self.config = config
+        # The search reads these on every decision; copied once from the frozen config.
+        self.budget = config.budget_ms / 1000
+        self.worlds = config.worlds
+        self.call_worlds = config.call_worlds
+        self.solve_from = config.solve_from
+        self.call_bias = config.call_bias
+        self.call_spread = config.call_spread
+        self.call_sigma = config.call_sigma
+        self.rivalry = config.rivalry
+        self.surprise = config.surprise
+        self.oversample = config.oversample
+        self.models = config.weights
+        self.model_noise = float(config.model_noise)
+        self.models_in_calls = bool(config.models_in_calls)
+        self.trust = config.trust
+        self.deterministic = bool(config.deterministic)
         self.fell_back: str | None = None
         """Why the last decision was the heuristic's instead of the search's (None: it was not);
         ``serve-bot`` reports it, since every such answer is a weaker move."""

@@ -47,7 +47,6 @@ not go.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from callbreak.bots.base import Bot, register_bot
 from callbreak.bots.expert import ExpertBot
@@ -190,26 +189,7 @@ class PlainExpertBot(ExpertBot):
     plays the games the expert's search does not know."""
 
     name = "expert-plain"
-
-    def __init__(
-        self,
-        seed: int | None = None,
-        surprise: float = 1.0,
-        call_bias: float | None = 0.0,
-        call_spread: float | None = 0.0,
-        deterministic: int = 1,
-        models: str | float = 1,
-        **options: Any,
-    ) -> None:
-        super().__init__(
-            seed=seed,
-            surprise=surprise,
-            call_bias=call_bias,
-            call_spread=call_spread,
-            deterministic=deterministic,
-            models=models,
-            **options,
-        )
+    preset = "plain"
 
     def act(self, observation: Observation) -> Action:
         if observation.game != "callbreak":

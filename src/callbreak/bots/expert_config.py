@@ -1,0 +1,143 @@
+"""The expert's options as one frozen value, and the named presets the arena measured.
+
+Fifteen keywords on a constructor are hard to pass around, compare or record: an
+experiment that changes one option must repeat the other fourteen.  ``ExpertConfig``
+holds them all, checked once when it is made; ``replace`` derives a variant, and a
+bot spec (``expert:worlds=64``) is a preset with a few fields replaced
+(``ExpertConfig.from_options``).  Why each default is what it is, measured on the
+arena's opponent pool, is in docs/expert-experiments.md.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+MODELS = ("heuristic", "noisy", "trumper", "ducker", "greedy")
+"""The play models of the others in the card playouts, in the order of ``models``' weights."""
+
+
+@dataclass(frozen=True)
+class ExpertConfig:
+    """Everything the expert bot can be told; every field has the measured default.
+
+    >>> ExpertConfig().worlds, ExpertConfig(models="0.5/0.5").models
+    (48, (0.5, 0.5))
+    >>> PRESETS["plain"].surprise, PRESETS["plain"].deterministic
+    (1.0, True)
+    """
+
+    budget_ms: int = 1000
+    """Time for one decision, in milliseconds; the search stops at 85% of it."""
+    worlds: int = 48
+    """Sampled worlds for a card: a floor on the clock, the exact count when deterministic."""
+    call_worlds: int = 64
+    """Sampled worlds for a call, played out once per candidate call."""
+    solve_from: int = 0
+    """Tricks left from which each world is solved exactly instead of played out (0: never)."""
+    call_bias: float | None = None
+    """Tricks added to each playout before a call is scored (the expert plays better than
+    the policy of the playouts).  None: 0.25 where overtricks are allowed, 0 in windowed
+    scoring such as Call Bridge."""
+    call_spread: float | None = None
+    """Share of each simulated trick count's weight scored a trick lower, and as much a trick
+    higher (0 to 0.5).  None: 0.2 where overtricks are allowed, 0 in windowed scoring."""
+    rivalry: float = 1.0
+    """Weight of the others' mean points against the seat's own, in the playouts."""
+    call_sigma: float = 0.6
+    """How far from a hand's worth the sampler expects another seat's call to stray."""
+    surprise: float = 0.02
+    """Weight factor of a world per card of the others' play the heuristic would not have
+    chosen there (more than 0, at most 1; 1: the play says nothing about the hands)."""
+    oversample: int = 16
+    """Candidate worlds dealt per world kept when the play weighs the worlds (at least 1)."""
+    deterministic: int = 0
+    """1: fixed world counts instead of the clock, the same answers on every machine
+    (a whole number, as a bot spec gives it; kept as a bool)."""
+    models: tuple[float, ...] | str | float = (0.0, 1.0)
+    """Weights of the others' play models in the card playouts, in the order of ``MODELS``,
+    drawn per world and seat; given as a tuple or '/'-separated (``"0/1"``: every other seat
+    the noisy heuristic; ``1``: the heuristic exactly).  Always a tuple once made."""
+    model_noise: float = 0.2
+    """How often the ``noisy`` model plays a random legal card instead of the heuristic's."""
+    models_in_calls: int = 0
+    """1: the call playouts draw the others' models too (else all play the heuristic);
+    kept as a bool."""
+    trust: float | None = 0.2
+    """Prior probability, seat by seat, that another seat plays like the heuristic when the
+    play weighs the worlds; 0 or None: ``surprise`` per card for every seat alike (kept as
+    None)."""
+
+    def __post_init__(self) -> None:
+        if self.budget_ms <= 0:
+            raise ValueError("budget_ms must be positive")
+        if self.call_spread is not None and not 0 <= self.call_spread <= 0.5:
+            raise ValueError("call_spread is a share of weight moved each way: 0 to 0.5")
+        if not 0 < self.surprise <= 1:
+            raise ValueError("surprise is a likelihood factor: more than 0, at most 1")
+        if self.oversample < 1:
+            raise ValueError("oversample is a whole number of candidates per world, at least 1")
+        if not 0 <= self.model_noise <= 1:
+            raise ValueError("model_noise is a probability")
+        if self.trust is not None and not 0 <= self.trust <= 1:
+            raise ValueError("trust is a probability: 0 to 1 (0: surprise per card alike)")
+        models = self.models
+        if isinstance(models, str | int | float):
+            models = tuple(float(w) for w in str(models).split("/"))
+        weights = tuple(float(w) for w in models)
+        if not weights or len(weights) > len(MODELS) or min(weights) < 0 or sum(weights) <= 0:
+            raise ValueError(
+                f"models are up to {len(MODELS)} weights, '/'-separated, not all 0: "
+                + "/".join(MODELS)
+            )
+        set_field = object.__setattr__  # frozen: normalise once, here
+        set_field(self, "models", weights)
+        set_field(self, "model_noise", float(self.model_noise))
+        set_field(self, "deterministic", bool(self.deterministic))
+        set_field(self, "models_in_calls", bool(self.models_in_calls))
+        set_field(self, "trust", self.trust or None)
+
+    @property
+    def weights(self) -> tuple[float, ...]:
+        """``models`` as the tuple it always is once made (for the type checker)."""
+        assert isinstance(self.models, tuple)
+        return self.models
+
+    def replace(self, **changes: Any) -> ExpertConfig:
+        """A copy with ``changes``, checked as a new config; an unknown name is a TypeError
+        that lists the known ones."""
+        known = {f.name for f in dataclasses.fields(self)}
+        unknown = sorted(set(changes) - known)
+        if unknown:
+            raise TypeError(
+                f"unknown expert option(s) {', '.join(unknown)}: choose from "
+                + ", ".join(f.name for f in dataclasses.fields(self))
+            )
+        return dataclasses.replace(self, **changes)
+
+    @classmethod
+    def from_options(cls, preset: str = "expert", **options: Any) -> ExpertConfig:
+        """A named preset with some fields replaced: what a bot spec such as
+        ``expert:preset=fixed,worlds=64`` asks for."""
+        try:
+            base = PRESETS[preset]
+        except KeyError:
+            raise ValueError(
+                f"unknown expert preset {preset!r}: choose one of {', '.join(PRESETS)}"
+            ) from None
+        return base.replace(**options)
+
+
+PRESETS: dict[str, ExpertConfig] = {
+    "expert": ExpertConfig(),
+    "plain": ExpertConfig(
+        surprise=1.0, call_bias=0.0, call_spread=0.0, deterministic=1, models=(1.0,)
+    ),
+    "fixed": ExpertConfig(deterministic=1, worlds=32, call_worlds=48),
+}
+"""Named configs: ``expert``, the defaults (the ``expert`` bot); ``plain``, the same search
+without its model of the others (worlds weighed by the hard facts and calls only, no
+``call_bias``, the others played out as the heuristic exactly, fixed world counts: the
+``expert-plain`` bot); ``fixed``, the defaults at the fixed world counts the experiments of
+docs/expert-experiments.md ran at (reproducible, about 6 ms a card)."""
