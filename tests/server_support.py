@@ -14,6 +14,7 @@ import contextlib
 import json
 import os
 import re
+import secrets
 import signal
 import socket
 import subprocess
@@ -31,10 +32,11 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 
 from callbreak import Match, Rules
-from callbreak.server.app import create_app
+from callbreak.server.app import create_app, table_rules
 from callbreak.server.config import ServerConfig, async_db_url
+from callbreak.server.hub import CODE_ALPHABET, CODE_LENGTH, hash_token
 from callbreak.server.run import WS_MAX_BYTES
-from callbreak.server.store import Store
+from callbreak.server.store import SeatRow, Store
 
 PG_URL = os.environ.get("CALLBREAK_TEST_PG", "postgresql://postgres@127.0.0.1/callbreak_test")
 REDIS_URL = os.environ.get("CALLBREAK_TEST_REDIS", "redis://127.0.0.1:6379/0")
@@ -301,6 +303,48 @@ def join_table(base: str, code: str, name: str, seat: int | None = None) -> dict
     assert response.status_code == 200, response.text
     joined: dict[str, Any] = response.json()
     return joined
+
+
+def seeded_table(
+    server: ThreadServer,
+    seed: int,
+    name: str = "Host",
+    preset: str = "callbreak",
+    options: dict[str, Any] | None = None,
+    seat: int = 0,
+    level: str = "medium",
+) -> dict[str, Any]:
+    """A lobby that deals from ``seed`` and that others may join, written into the database.
+
+    The API refuses to make one (only a practice table takes a seed), but tests that seat
+    several people need known deals.  The row is what a table from before fair tables looks
+    like (no secret), which the server still serves: it deals from its stored seed.
+    """
+    rules = table_rules(preset, {"match_deals": 1} if options is None else options)
+    token = secrets.token_urlsafe(24)
+    code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+    seats = [
+        SeatRow(s, name, "human", hash_token(token)) if s == seat else SeatRow(s, "", "open", None)
+        for s in range(rules.players)
+    ]
+
+    async def write() -> bool:
+        store = Store(server.config.async_db)
+        try:
+            return await store.create_table(
+                code, rules.to_dict(), seed, level, seat, server.config.grace_s, seats
+            )
+        finally:
+            await store.close()
+
+    assert run_async(write), "a table code drawn twice"
+    return {
+        "code": code,
+        "seat": seat,
+        "token": token,
+        "url": f"/t/{code}",
+        "seat_url": f"/t/{code}#seat={token}",
+    }
 
 
 class Client:

@@ -31,6 +31,7 @@ from server_support import (
     join_table,
     play_turns,
     rebuild,
+    seeded_table,
 )
 
 ALL_PRESETS = [
@@ -148,7 +149,7 @@ async def play_a_deal(
     until: Callable[[Client], bool] = first_played_deal,
 ) -> tuple[str, list[Client], set[str], dict[str, Any]]:
     """Host and guest (seats 0 and 1) with bots elsewhere, until one deal has been played."""
-    created = create_table(server.http, preset=preset, options=options, seed=5)
+    created = seeded_table(server, 5, preset=preset, options=options)
     code = created["code"]
     joined = join_table(server.http, code, "Guest")
     phases: set[str] = set()

@@ -48,7 +48,7 @@ async def test_two_processes_serve_one_table(tmp_path: Path) -> None:
     a = ProcessServer(db, *extra).start(tmp_path / "a.log")
     b = ProcessServer(db, *extra).start(tmp_path / "b.log")
     try:
-        created = create_table(a.http, options={"match_deals": 1}, seed=21)
+        created = create_table(a.http, options={"match_deals": 1})
         code = created["code"]
         joined = join_table(b.http, code, "Guest")  # joined through the other process
         async with (
@@ -89,7 +89,7 @@ async def test_a_race_between_processes_is_settled_once(tmp_path: Path) -> None:
     a = ProcessServer(db, *extra).start(tmp_path / "a.log")
     b = ProcessServer(db, *extra).start(tmp_path / "b.log")
     try:
-        created = create_table(a.http, options={"match_deals": 1}, seed=22)
+        created = create_table(a.http, options={"match_deals": 1}, seed=22, practice=True)
         code, token = created["code"], created["token"]
         async with connect(a.ws, code, token) as on_a, connect(b.ws, code, token) as on_b:
             await on_a.send({"type": "start"})

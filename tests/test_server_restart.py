@@ -41,7 +41,7 @@ async def test_a_killed_server_resumes_every_table(kind: str, tmp_path: Path) ->
     log_file = tmp_path / "serve.log"
     server = ProcessServer(db, "--bot-delay", "0.02", "--grace", "30").start(log_file)
     try:
-        created = create_table(server.http, options={"match_deals": 1}, seed=5)
+        created = create_table(server.http, options={"match_deals": 1}, seed=5, practice=True)
         code, token = created["code"], created["token"]
         async with connect(server.ws, code, token) as me:
             await me.send({"type": "start"})

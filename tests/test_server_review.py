@@ -36,6 +36,7 @@ from server_support import (
     join_table,
     play_turns,
     rebuild,
+    seeded_table,
 )
 
 
@@ -82,7 +83,7 @@ def played(client: Client, number: int) -> bool:
 async def test_a_review_reaches_only_its_own_seat_until_the_match_is_over(
     server: ThreadServer,
 ) -> None:
-    created = create_table(server.http, options={"match_deals": 2}, seed=5)
+    created = seeded_table(server, 5, options={"match_deals": 2})
     code, host = created["code"], created["token"]
     guest = join_table(server.http, code, "Guest")["token"]
     lobby = review(server, code, 1, host)

@@ -46,7 +46,7 @@ def review_lines(page: Page, number: int) -> list[str]:
 
 
 def test_the_result_card_links_to_the_review(browser: Browser, server: ThreadServer) -> None:
-    created = create_table(server.http, "Asha", options={"match_deals": 2}, seed=3)
+    created = create_table(server.http, "Asha", options={"match_deals": 2}, seed=3, practice=True)
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     errors: list[str] = []
@@ -79,7 +79,7 @@ def test_the_result_card_links_to_the_review(browser: Browser, server: ThreadSer
 def test_no_review_link_for_a_game_the_solver_does_not_play(
     browser: Browser, server: ThreadServer
 ) -> None:
-    created = create_table(server.http, "Asha", preset="donut", options={}, seed=3)
+    created = create_table(server.http, "Asha", preset="donut", options={}, seed=3, practice=True)
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     page.goto(f"{server.http}{created['seat_url']}")

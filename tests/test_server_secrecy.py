@@ -24,11 +24,11 @@ from server_support import (
     ThreadServer,
     config,
     connect,
-    create_table,
     db_url,
     join_table,
     play_turns,
     rebuild,
+    seeded_table,
 )
 
 
@@ -53,7 +53,7 @@ def visible_cards(match: Match, seat: int | None) -> set[str]:
 async def test_no_message_holds_a_card_its_receiver_may_not_know(kind: str, tmp_path: Path) -> None:
     cfg = config(db_url(kind, tmp_path))
     with ThreadServer(cfg) as server:
-        created = create_table(server.http, options={"match_deals": 2}, seed=11)
+        created = seeded_table(server, 11, options={"match_deals": 2})
         code = created["code"]
         joined = join_table(server.http, code, "Guest")
         async with (
@@ -169,7 +169,7 @@ async def test_no_game_sends_a_card_its_receiver_may_not_know(
     """A deal of every other preset, with bots: the same check, any deck, nest and stock."""
     cfg = config(db_url("sqlite", tmp_path))
     with ThreadServer(cfg) as server:
-        created = create_table(server.http, preset=preset, options=options, seed=4)
+        created = seeded_table(server, 4, preset=preset, options=options)
         code = created["code"]
         joined = join_table(server.http, code, "Guest")
         async with (

@@ -28,6 +28,7 @@ from server_support import (
     join_table,
     load_log,
     play_turns,
+    seeded_table,
 )
 
 pytestmark = pytest.mark.asyncio
@@ -76,7 +77,7 @@ async def sqlite_table(sqlite_server: ThreadServer) -> AsyncIterator[Table]:
 
 async def _table(server: ThreadServer) -> AsyncIterator[Table]:
     # seed 3: the first deal starts with calls and nobody holds a misdeal hand
-    created = create_table(server.http, seed=3)
+    created = seeded_table(server, 3)
     code = created["code"]
     joined = join_table(server.http, code, "Guest")
     async with (

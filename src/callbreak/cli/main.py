@@ -229,13 +229,22 @@ def selfplay(
 def replay(
     files: Annotated[list[Path], typer.Argument(help="Record files (.json or .jsonl).")],
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors.")] = False,
+    check_seed: Annotated[
+        bool,
+        typer.Option(
+            "--verify-seed",
+            help="Also check a fair online table's shuffle: the revealed seed and salt match "
+            "the commitment, the match seed follows from them and the players' contributions, "
+            "and every deal is what that seed deals (docs/fair-tables.md).",
+        ),
+    ] = False,
 ) -> None:
     """Re-play game records through the rules engine and verify every action and total.
 
     Reads records of every game of the family, in the current format or the old
     callbreak-record/1 (converted as read); the first error names the deal, trick and seat.
     """
-    from callbreak.record import RecordError, read_records
+    from callbreak.record import RecordError, read_records, verify_seed
     from callbreak.record import replay as replay_record
 
     failed = 0
@@ -254,6 +263,18 @@ def replay(
                 typer.secho(f"{where}: {error}", fg="red", err=True)
                 failed += 1
                 continue
+            try:
+                check = verify_seed(record) if check_seed else None
+            except RecordError as error:
+                typer.secho(f"{where}: seed check failed: {error}", fg="red", err=True)
+                failed += 1
+                continue
+            if check is not None and not quiet:
+                typer.echo(
+                    f"{where}: seed verified — commitment {check.commitment[:16]}… matches the "
+                    f"revealed seed and salt; match seed {check.match_seed} follows from them and "
+                    f"{check.contributions} contribution(s); all {check.deals} deals follow from it"
+                )
             if not quiet:
                 totals = ", ".join(str(t) for t in report.totals)
                 state = "complete" if report.complete else "unfinished"

@@ -3,10 +3,13 @@
 ``match_record`` turns a ``Match`` into one JSON-ready document
 (``docs/record-format.md`` describes it field by field); ``replay`` feeds a
 record back through the engine and raises ``RecordError`` at the first thing
-that does not add up.  This layer uses only the engine below it, so every face
-(CLI, web, arena) reads and writes records the same way.
+that does not add up; ``verify_seed`` checks a fair online table's record
+against the seed its table committed to (``callbreak.record.fair``).  This
+layer uses only the engine below it, so every face (CLI, web, arena) reads and
+writes records the same way.
 """
 
+from callbreak.record.fair import SeedCheck, verify_seed
 from callbreak.record.format import (
     FORMAT,
     Record,
@@ -27,11 +30,13 @@ __all__ = [
     "RecordError",
     "ReplayReport",
     "SeatSpec",
+    "SeedCheck",
     "check_format",
     "dumps",
     "loads",
     "match_record",
     "read_records",
     "replay",
+    "verify_seed",
     "write_record",
 ]

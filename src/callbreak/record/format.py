@@ -71,13 +71,21 @@ class RecordError(ValueError):
 
 # ------------------------------------------------------------------ writing
 def match_record(
-    match: Match, seats: Sequence[SeatSpec] | None = None, seed: int | None = None
+    match: Match,
+    seats: Sequence[SeatSpec] | None = None,
+    seed: int | None = None,
+    *,
+    fair: Mapping[str, Any] | None = None,
+    practice: bool = False,
 ) -> Record:
     """The record of ``match`` as it stands now: finished, or stopped in the middle of a deal.
 
     ``seats`` names the seats and what played them (default ``Seat 0``.. and
     ``unknown``); ``seed`` overrides ``match.seed`` for a match the caller built
-    from given hands but whose origin it knows.  Void deals are included
+    from given hands but whose origin it knows.  An online table adds ``fair``
+    (its revealed commitment, ``callbreak.record.fair.fair_record``) or marks a
+    ``practice`` table, whose host chose the seed; other records have neither
+    field, so records written before them read the same.  Void deals are included
     because a redeal changes what came after it (the same dealer deals again),
     and the deal in progress is included so that an unfinished match can be
     resumed from its record.
@@ -100,7 +108,7 @@ def match_record(
         deals.append(
             _deal_record(current, match.deal_number, match.tie_break, match.counting_seats, totals)
         )
-    return {
+    record: Record = {
         "format": FORMAT,
         "rules": match.rules.to_dict(),
         "seats": _seats(seats, players),
@@ -117,6 +125,11 @@ def match_record(
             "winners": list(match.winners),
         },
     }
+    if fair is not None:
+        record["fair"] = dict(fair)
+    if practice:
+        record["practice"] = True
+    return record
 
 
 def deal_actions(deal: Deal) -> list[Record]:

@@ -4,6 +4,11 @@ HTTP does what happens once (create a table, take a seat, download a record);
 the WebSocket carries the game.  A seat is proved by its secret token — given
 once when the seat is taken, kept by the browser (and in an HttpOnly cookie),
 stored only hashed — so the invite link can be shared freely.
+
+Nobody chooses the deals of a table others can join: the server draws its seed,
+commits to it before anyone joins, and mixes in each player's contribution
+(``callbreak.record.fair``).  A seed sent with a new table is accepted only for
+a practice table, which nobody else may join.
 """
 
 from __future__ import annotations
@@ -26,6 +31,8 @@ from starlette.websockets import WebSocketDisconnect
 
 from callbreak.bots.levels import LEVELS
 from callbreak.faces import face_tables
+from callbreak.record import RecordError, verify_seed
+from callbreak.record.fair import parse_hex
 from callbreak.rules import OPTION_BY_NAME, Rules
 from callbreak.server.bus import LocalBus, RedisBus
 from callbreak.server.config import ServerConfig
@@ -49,6 +56,7 @@ from callbreak.server.protocol import (
     Hello,
     Message,
     ProtocolError,
+    Start,
     TokenBucket,
     error_message,
     parse,
@@ -80,6 +88,22 @@ def _visible(name: str) -> str:
 PlayerName = Annotated[str, Field(min_length=1, max_length=32), AfterValidator(_visible)]
 
 
+def _contribution(value: str | None) -> str | None:
+    if value is not None:
+        parse_hex(value, "a contribution")  # raises with the reason
+    return value
+
+
+Contribution = Annotated[str | None, Field(default=None), AfterValidator(_contribution)]
+"""A player's random bytes for a fair table's match seed: 32 bytes as 64 hex digits."""
+
+SEED_REFUSED = (
+    'a seed can be given only for a practice table ("practice": true), which nobody else '
+    "can join: at a table others join, the server draws the seed so that nobody knows the "
+    "deals in advance"
+)
+
+
 class CreateTable(BaseModel):
     name: PlayerName
     preset: str = Field(default="callbreak", max_length=32)
@@ -88,12 +112,24 @@ class CreateTable(BaseModel):
     seat: int = Field(default=0, ge=0, lt=MAX_SEATS)
     grace_s: float | None = Field(default=None, ge=0, le=3600)
     seed: int | None = Field(default=None, ge=0, lt=2**62)
-    """Only to deal known cards (tests, a rematch of a recorded match)."""
+    """Only with ``practice``: to deal known cards (tests, a rematch of a recorded match)."""
+    practice: bool = False
+    """A table for the host alone (bots fill the other seats): nobody else may join it, and
+    it alone may be given a ``seed``."""
 
 
 class JoinTable(BaseModel):
     name: PlayerName
     seat: int | None = Field(default=None, ge=0, lt=MAX_SEATS)
+    contribution: Contribution = None
+
+
+class StartTable(BaseModel):
+    contribution: Contribution = None
+
+
+def _bytes(value: str | None) -> bytes | None:
+    return None if value is None else bytes.fromhex(value)
 
 
 def cookie_name(code: str) -> str:
@@ -301,6 +337,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     ) -> dict[str, Any]:
         if body.level not in LEVELS:
             raise HTTPException(422, f"unknown level {body.level!r}: choose {', '.join(LEVELS)}")
+        if body.seed is not None and not body.practice:
+            raise HTTPException(422, SEED_REFUSED)
         try:
             rules = table_rules(body.preset, dict(body.options))
         except ValueError as error:
@@ -309,7 +347,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             raise HTTPException(422, f"seat must be from 0 to {rules.players - 1}")
         bots, note = table_bots(body.level, rules.game)
         code, token = await hub_of(request).create(
-            body.name.strip(), rules, body.level, body.seat, body.grace_s, body.seed
+            body.name.strip(),
+            rules,
+            body.level,
+            body.seat,
+            body.grace_s,
+            body.seed,
+            practice=body.practice,
         )
         seat_cookie(response, code, token)
         return {
@@ -320,6 +364,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             "seat_url": f"/t/{code}#seat={token}",
             "bots": bots,
             "bot_note": note,
+            "practice": body.practice,
         }
 
     @app.get("/api/tables/{code}")
@@ -338,18 +383,24 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         if not valid_code(code):
             raise HTTPException(404, "there is no table with this code")
         try:
-            seat, token = await hub_of(request).join(code, body.name.strip(), body.seat)
+            seat, token = await hub_of(request).join(
+                code, body.name.strip(), body.seat, _bytes(body.contribution)
+            )
         except ProtocolError as error:
-            status = 404 if error.code == "no_table" else 409
+            status = {"no_table": 404, "practice": 403}.get(error.code, 409)
             raise HTTPException(status, error.message) from None
         seat_cookie(response, code, token)
         return {"code": code, "seat": seat, "token": token, "seat_url": f"/t/{code}#seat={token}"}
 
     @app.post("/api/tables/{code}/start")
-    async def start_table(request: Request, code: str) -> dict[str, Any]:
+    async def start_table(
+        request: Request, code: str, body: Annotated[StartTable | None, Body()] = None
+    ) -> dict[str, Any]:
+        """The host starts the match, optionally with its own contribution."""
         slot, seat = await seated(request, code)
+        contribution = _bytes(body.contribution) if body is not None else None
         try:
-            await hub_of(request).start_match(slot, seat)
+            await hub_of(request).start_match(slot, seat, contribution)
         except ProtocolError as error:
             raise HTTPException(403 if error.code == "not_host" else 409, error.message) from None
         return {"ok": True}
@@ -380,6 +431,26 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             media_type="application/json",
             headers={"Content-Disposition": f'attachment; filename="callbreak-{code}.json"'},
         )
+
+    @app.get("/api/records/{code}/verify")
+    async def verify_record(request: Request, code: str) -> dict[str, Any]:
+        """``callbreak replay --verify-seed`` run here on a finished match's record, for the
+        result card (which checks the commitment and the match seed itself as well)."""
+        code = code.upper()
+        record = await hub_of(request).store.record(code) if valid_code(code) else None
+        if record is None:
+            raise HTTPException(404, "no finished match with this code")
+        try:
+            check = await asyncio.to_thread(verify_seed, record)
+        except RecordError as error:
+            return {"ok": False, "error": str(error)}
+        return {
+            "ok": True,
+            "commitment": check.commitment,
+            "match_seed": str(check.match_seed),
+            "contributions": check.contributions,
+            "deals": check.deals,
+        }
 
     @app.websocket("/ws/{code}")
     async def table_socket(ws: WebSocket, code: str) -> None:
@@ -468,8 +539,8 @@ async def _handle(hub: Hub, slot: TableSlot, conn: Conn, request: Message) -> Ta
         await hub.act(slot, conn.seat, request.seq, request.action, "human")
     elif isinstance(request, Hello):
         raise ProtocolError("bad_message", "already said hello")
-    elif request.type == "start":
-        await hub.start_match(slot, conn.seat)
+    elif isinstance(request, Start):
+        await hub.start_match(slot, conn.seat, request.contribution)
     elif request.type == "sync":
         hub.send_state(slot, conn)
     elif request.type == "ping":

@@ -9,7 +9,9 @@ Client → server::
 
     {"type": "hello", "token": "..."}           first message; no token: a spectator
     {"type": "act", "seq": 17, "action": "QH"}  seq: the state's seq the action answers
-    {"type": "start"}                           the host starts the match (bots fill seats)
+    {"type": "start", "contribution": "<hex>"}  the host starts the match (bots fill seats);
+                                                contribution (optional): 32 random bytes as
+                                                64 hex digits for a fair table's match seed
     {"type": "sync"}                            send me the whole state again
     {"type": "ping"}                            → {"type": "pong"}
 
@@ -23,6 +25,8 @@ import json
 import time
 from dataclasses import dataclass
 from typing import Any
+
+from callbreak.record.fair import parse_hex
 
 ERROR_CODES = {
     "bad_json": "the message is not a JSON object",
@@ -38,6 +42,7 @@ ERROR_CODES = {
     "not_started": "the match has not started yet",
     "started": "the match has already started",
     "seat_taken": "every seat is taken: watch as a spectator",
+    "practice": "a practice table, whose host chose the deals: nobody else can join it",
     "finished": "the match is over",
     "stale": "the table has moved on since the state your action answers",
     "not_your_turn": "it is not your turn",
@@ -76,12 +81,27 @@ class Act:
 
 
 @dataclass(frozen=True)
+class Start:
+    contribution: bytes | None
+
+
+@dataclass(frozen=True)
 class Simple:
     type: str
-    """``start``, ``sync`` or ``ping``."""
+    """``sync`` or ``ping``."""
 
 
-Message = Hello | Act | Simple
+Message = Hello | Act | Start | Simple
+
+
+def contribution(value: object) -> bytes | None:
+    """A player's contribution as sent (64 hex digits, or absent); a ProtocolError says why not."""
+    if value is None:
+        return None
+    try:
+        return parse_hex(value, "contribution")
+    except ValueError as error:
+        raise ProtocolError("bad_message", str(error)) from None
 
 
 def parse(text: str, max_bytes: int) -> Message:
@@ -111,7 +131,9 @@ def parse(text: str, max_bytes: int) -> Message:
         elif not isinstance(action, (int, bool)) or abs(action) > 1000:
             raise ProtocolError("bad_message", "act: action must be a call, a card or true/false")
         return Act(seq, action)
-    if kind in ("start", "sync", "ping"):
+    if kind == "start":
+        return Start(contribution(data.get("contribution")))
+    if kind in ("sync", "ping"):
         return Simple(kind)
     if not isinstance(kind, str):
         raise ProtocolError("bad_message", "a message needs a string type")

@@ -8,6 +8,11 @@ can never resume from a state the rules would not reach.  The primary key on
 (table, seq) is also what makes an action count once: two processes (or a
 repeated message) racing for the same sequence number cannot both commit.
 Finished matches keep their game record (``callbreak.record``) beside them.
+
+A fair table (``callbreak.record.fair``) also keeps its secret seed and salt
+and each seat's contribution; its match seed is derived from them when the
+match starts and stored in ``seed`` then (0 until then).  A table without a
+secret (a practice table, or one from before fair tables) deals from ``seed``.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from typing import Any
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     Column,
     Float,
     ForeignKey,
@@ -34,6 +40,7 @@ from sqlalchemy import (
     Table,
     Text,
     event,
+    false,
     func,
     insert,
     select,
@@ -44,6 +51,8 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
+
+from callbreak.record.fair import match_seed
 
 metadata = MetaData()
 
@@ -61,6 +70,9 @@ tables_t = Table(
     Column("started_at", Float),
     Column("finished_at", Float),
     Column("record", Text),
+    Column("secret", String(64)),
+    Column("salt", String(64)),
+    Column("practice", Boolean, nullable=False, server_default=false()),
     Index("ix_cb_tables_status_finished", "status", "finished_at"),
 )
 
@@ -72,6 +84,7 @@ seats_t = Table(
     Column("name", String(64), nullable=False),
     Column("kind", String(16), nullable=False),
     Column("token_hash", String(64)),
+    Column("contribution", String(64)),
     PrimaryKeyConstraint("table_code", "seat"),
 )
 
@@ -97,6 +110,8 @@ class SeatRow:
     kind: str
     """``open`` (nobody yet), ``human`` (a person holds its token) or ``bot``."""
     token_hash: str | None
+    contribution: bytes | None = None
+    """The player's random contribution to a fair table's match seed (secret until the end)."""
 
 
 @dataclass
@@ -113,6 +128,11 @@ class TableRow:
     started_at: float | None
     finished_at: float | None
     seats: list[SeatRow]
+    secret: bytes | None = None
+    """A fair table's secret seed (``None``: the table deals from ``seed`` as given)."""
+    salt: bytes | None = None
+    practice: bool = False
+    """The host chose the seed (or may have): nobody else may join."""
 
 
 @dataclass
@@ -180,7 +200,18 @@ def _table_row(row: Any, seats: list[SeatRow]) -> TableRow:
         started_at=row.started_at,
         finished_at=row.finished_at,
         seats=seats,
+        secret=_bytes(row.secret),
+        salt=_bytes(row.salt),
+        practice=bool(row.practice),
     )
+
+
+def _bytes(value: str | None) -> bytes | None:
+    return None if value is None else bytes.fromhex(value)
+
+
+def _seat_row(row: Any) -> SeatRow:
+    return SeatRow(row.seat, row.name, row.kind, row.token_hash, _bytes(row.contribution))
 
 
 class Store:
@@ -232,6 +263,10 @@ class Store:
         host_seat: int,
         grace_s: float,
         seats: Sequence[SeatRow],
+        *,
+        secret: bytes | None = None,
+        salt: bytes | None = None,
+        practice: bool = False,
     ) -> bool:
         """Insert a new table in the lobby; False if the code is taken (the caller draws again)."""
         try:
@@ -246,6 +281,9 @@ class Store:
                         host_seat=host_seat,
                         grace_s=grace_s,
                         created_at=time.time(),
+                        secret=None if secret is None else secret.hex(),
+                        salt=None if salt is None else salt.hex(),
+                        practice=practice,
                     )
                 )
                 await conn.execute(
@@ -257,6 +295,9 @@ class Store:
                             "name": s.name,
                             "kind": s.kind,
                             "token_hash": s.token_hash,
+                            "contribution": None
+                            if s.contribution is None
+                            else s.contribution.hex(),
                         }
                         for s in seats
                     ],
@@ -265,7 +306,14 @@ class Store:
             return False
         return True
 
-    async def claim_seat(self, code: str, seat: int, name: str, token_hash: str) -> bool:
+    async def claim_seat(
+        self,
+        code: str,
+        seat: int,
+        name: str,
+        token_hash: str,
+        contribution: bytes | None = None,
+    ) -> bool:
         """Give an open seat of a table still in its lobby to a person; False if it is gone."""
         async with self._write() as conn:
             status = await conn.scalar(select(tables_t.c.status).where(tables_t.c.code == code))
@@ -276,12 +324,25 @@ class Store:
                 .where(
                     seats_t.c.table_code == code, seats_t.c.seat == seat, seats_t.c.kind == "open"
                 )
-                .values(kind="human", name=name, token_hash=token_hash)
+                .values(
+                    kind="human",
+                    name=name,
+                    token_hash=token_hash,
+                    contribution=None if contribution is None else contribution.hex(),
+                )
             )
             return bool(result.rowcount == 1)
 
-    async def start_table(self, code: str) -> bool:
-        """Lobby → playing; every open seat becomes a bot.  False if it had already started."""
+    async def start_table(
+        self, code: str, host_seat: int | None = None, contribution: bytes | None = None
+    ) -> bool:
+        """Lobby → playing; every open seat becomes a bot.  False if it had already started.
+
+        ``contribution`` is the host's (``host_seat``), given with the Start, after the
+        host has seen the commitment.  A fair table's match seed is derived here, in the
+        same transaction, from its secret and every seat's contribution: once the match
+        has started nobody can add one.
+        """
         async with self._write() as conn:
             result = await conn.execute(
                 update(tables_t)
@@ -298,6 +359,26 @@ class Store:
                     update(seats_t)
                     .where(seats_t.c.table_code == code, seats_t.c.seat == seat)
                     .values(kind="bot", name=f"Bot {seat + 1}")
+                )
+            if contribution is not None and host_seat is not None:
+                await conn.execute(
+                    update(seats_t)
+                    .where(
+                        seats_t.c.table_code == code,
+                        seats_t.c.seat == host_seat,
+                        seats_t.c.contribution.is_(None),
+                    )
+                    .values(contribution=contribution.hex())
+                )
+            secret = await conn.scalar(select(tables_t.c.secret).where(tables_t.c.code == code))
+            if secret is not None:
+                rows = await conn.execute(
+                    select(seats_t).where(seats_t.c.table_code == code).order_by(seats_t.c.seat)
+                )
+                given = [_seat_row(row).contribution for row in rows]
+                seed = match_seed(bytes.fromhex(secret), given)
+                await conn.execute(
+                    update(tables_t).where(tables_t.c.code == code).values(seed=seed)
                 )
         return True
 
@@ -377,7 +458,7 @@ class Store:
             seats = await conn.execute(
                 select(seats_t).where(seats_t.c.table_code == code).order_by(seats_t.c.seat)
             )
-            seat_rows = [SeatRow(s.seat, s.name, s.kind, s.token_hash) for s in seats]
+            seat_rows = [_seat_row(s) for s in seats]
         return _table_row(row, seat_rows)
 
     async def load_actions(self, code: str, start: int = 0) -> list[ActionRow]:

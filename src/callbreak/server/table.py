@@ -6,6 +6,10 @@ tricks, scores).  A seat's message holds that seat's observation; a spectator's
 holds an observation with the hand and the legal moves taken out.  Nothing
 here reads ``deal.hands`` or ``deal.dealt``: hidden cards cannot leak through a
 path that never touches them.
+
+A fair table's secret seed, salt and the players' contributions stay out of
+every message until the match is over: before, the table shows only the
+commitment and which seats contributed (see ``callbreak.record.fair``).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from callbreak.engine.games import points_taken
 from callbreak.faces import deal_result, game_face, summary_cell
 from callbreak.points import Points
 from callbreak.record import match_record
+from callbreak.record.fair import SCHEME, commitment, fair_record
 from callbreak.review import reviewable
 from callbreak.rules import Rules
 from callbreak.server.store import SeatRow, TableRow
@@ -72,6 +77,10 @@ class LiveTable:
     _scoreboard: list[dict[str, Any]] = field(default_factory=list)
     bot_note: str | None = None
     """Why the bots are not the level's own (its bot does not play this game), if they are not."""
+    secret: bytes | None = None
+    """A fair table's secret seed; ``None`` for a table that deals from ``seed`` as given."""
+    salt: bytes | None = None
+    practice: bool = False
 
     @classmethod
     def from_row(cls, row: TableRow, bot_spec: str, bot_note: str | None = None) -> LiveTable:
@@ -88,7 +97,19 @@ class LiveTable:
             seats=row.seats,
             match=Match(rules, seed=row.seed),
             bot_note=bot_note,
+            secret=row.secret,
+            salt=row.salt,
+            practice=row.practice,
         )
+
+    def refresh(self, row: TableRow) -> None:
+        """Take the seats and status the database holds now; a match seed fixed by the start
+        (a fair table's) rebuilds the match, which has no action yet at that point."""
+        self.seats = row.seats
+        self.status = row.status
+        if row.seed != self.seed:
+            self.seed = row.seed
+            self.reset()
 
     def reset(self) -> None:
         """Back to the first action: the match is rebuilt from the log after this."""
@@ -155,7 +176,30 @@ class LiveTable:
             {"name": s.name, "player": "human" if s.kind == "human" else f"bot:{self.bot_spec}"}
             for s in self.seats
         ]
-        return match_record(self.match, seats=seats, seed=self.seed)
+        fair = None
+        if self.secret is not None and self.salt is not None:
+            fair = fair_record(self.secret, self.salt, [s.contribution for s in self.seats])
+        return match_record(
+            self.match, seats=seats, seed=self.seed, fair=fair, practice=self.practice
+        )
+
+    def fair_view(self) -> dict[str, Any] | None:
+        """The commitment and who contributed; once the match is over, everything revealed.
+
+        The match seed goes as a string: a browser's JSON numbers would lose its low bits.
+        """
+        if self.secret is None or self.salt is None:
+            return None
+        view: dict[str, Any] = {
+            "scheme": SCHEME,
+            "commitment": commitment(self.secret, self.salt),
+            "contributed": [s.contribution is not None for s in self.seats],
+            "revealed": False,
+        }
+        if self.match.over:
+            revealed = fair_record(self.secret, self.salt, [s.contribution for s in self.seats])
+            view.update(revealed, revealed=True, match_seed=str(self.seed))
+        return view
 
     # ---------------------------------------------------------------- bots
     def bot_for(self, seat: int) -> Bot:
@@ -266,6 +310,8 @@ class LiveTable:
             "lowest_wins": shape.lowest_wins,
             "start": shape.start,
             "grace_s": self.grace_s,
+            "practice": self.practice,
+            "fair": self.fair_view(),
             "rules": self._rules_view[0],
             "changed": self._rules_view[1],
             "seats": [

@@ -39,6 +39,8 @@ export async function renderLobby(main) {
       el("select", { "data-option": key }, values.map(([v, t]) => el("option", { value: v, text: t })))));
   const extra = el("input#create-extra", { placeholder: "e.g. spades_broken=on, min_total_calls=10" });
   const optionList = el("p#create-option-list.muted.small", {});
+  const practice = el("input#create-practice", { type: "checkbox" });
+  const seed = el("input#create-seed", { inputmode: "numeric", pattern: "[0-9]{1,15}", maxlength: 15, placeholder: "random" });
 
   // Everything below the preset follows the preset's game: its seat counts, options and levels.
   const follow = () => {
@@ -75,14 +77,17 @@ export async function renderLobby(main) {
         const [key, ...rest] = item.split("=");
         if (key.trim() && rest.length) options[key.trim()] = rest.join("=").trim();
       }
+      const body = { name: name.value.trim(), preset: preset.value, level: level.value, options };
+      // Only a practice table takes a seed: at a table others join nobody may know the deals.
+      if (practice.checked) {
+        body.practice = true;
+        if (seed.value.trim()) body.seed = Number(seed.value.trim());
+      }
       const button = form.querySelector("button");
       button.disabled = true;
       try {
         saveName(name.value.trim());
-        const made = await api("/api/tables", {
-          method: "POST",
-          body: { name: name.value.trim(), preset: preset.value, level: level.value, options },
-        });
+        const made = await api("/api/tables", { method: "POST", body });
         saveSeat(made.code, made.token);
         location.assign(made.url);
       } catch (error) {
@@ -98,7 +103,9 @@ export async function renderLobby(main) {
       el("label.field", {}, "Bots", level)),
     levelNote,
     el("details", {}, el("summary", { text: "More options" }), el("div.row", {}, quick),
-      el("label.field", {}, "Other options (name=value)", extra), optionList),
+      el("label.field", {}, "Other options (name=value)", extra), optionList,
+      el("div.row", {}, el("label.check", {}, practice, " Practice alone: nobody else can join"),
+        el("label.field", {}, "Seed (practice only)", seed))),
     el("button#create-btn.primary", { type: "submit", text: "Create table" }),
   );
   follow();

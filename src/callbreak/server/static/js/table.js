@@ -2,6 +2,7 @@
 // "state" messages, which hold only what this seat (or a spectator) may see.
 import { api, forgetSeat, saveName, saveSeat, savedName, seatToken } from "./api.js";
 import { SUIT_NAME, SUIT_SYMBOL, banner, cardEl, cardLabel, clear, el, sortCards, toast } from "./ui.js";
+import { contributionFor, localChecks, noteCommitment } from "./fair.js";
 
 // The page knows no game by name: how to ask for each phase and what to show for each game
 // comes from the server's tables (/api/meta "faces"); these are the fallbacks for Call Break.
@@ -53,6 +54,7 @@ class TableView {
     this.messages = 0;
     this.faces = FALLBACK_FACES;
     this.pickerSuit = null;
+    this.verified = null;
     clear(main);
     this.root = el("div.table-page", { "data-code": code });
     main.append(this.root);
@@ -85,6 +87,7 @@ class TableView {
       this.retry = 0;
       this.pendingSeq = null;
       this.state = message;
+      noteCommitment(this.code, message.table.fair);
       this.render();
     } else if (message.type === "error") {
       this.pendingSeq = null;
@@ -167,21 +170,25 @@ class TableView {
   renderLobby(state) {
     const { table, you } = state;
     const openSeats = table.seats.filter((s) => s.kind === "open");
-    const seats = el("ol.lobby-seats", {}, table.seats.map((s) => el(`li.${s.kind}`, { "data-seat": s.seat },
+    const seats = el("ol.lobby-seats", {}, table.seats.map((s) => el(`li.${s.kind}`, { "data-seat": s.seat, "data-connected": String(s.connected) },
       el("span.dot", { class: `dot ${s.connected ? "on" : "off"}`, title: s.connected ? "connected" : "not connected" }),
       el("span.seat-name", { text: s.kind === "open" ? "open seat" : s.name }),
+      s.kind === "open" ? null : el("span.presence.muted.small", { text: s.connected ? " connected" : " not connected" }),
       s.seat === table.host_seat ? el("span.badge", { text: "host" }) : null,
       s.seat === you.seat ? el("span.badge.you", { text: "you" }) : null)));
 
     let action;
     if (you.role === "spectator") {
-      action = openSeats.length ? this.joinForm(openSeats) : el("p", { text: "Every seat is taken: you are watching." });
+      action = table.practice ? el("p", { text: "A practice table: nobody else can join it. You are watching." })
+        : openSeats.length ? this.joinForm(openSeats) : el("p", { text: "Every seat is taken: you are watching." });
     } else if (you.host) {
       const bots = openSeats.length;
       action = el("button#start-btn.primary", {
         type: "button",
         text: bots ? `Start — bots take ${bots} empty seat${bots > 1 ? "s" : ""}` : "Start the match",
-        onclick: () => this.send({ type: "start" }),
+        // a fair table mixes the host's own random bytes in, sent only now that it has seen
+        // the commitment (docs/fair-tables.md)
+        onclick: () => this.send(table.fair ? { type: "start", contribution: contributionFor(this.code) } : { type: "start" }),
       });
     } else {
       action = el("p.waiting", { text: `Waiting for ${this.name(table.host_seat)} to start the match…` });
@@ -200,6 +207,7 @@ class TableView {
       el("h2", { text: "Waiting room" }),
       this.inviteBox(),
       seats,
+      fairNote(table),
       el("p.muted", { text: rulesText(table) }),
       this.rulesPanel(table, false),
       action,
@@ -214,7 +222,9 @@ class TableView {
       if (!who) { toast("Type your name first."); name.focus(); return; }
       try {
         saveName(who);
-        const got = await api(`/api/tables/${this.code}/join`, { method: "POST", body: { name: who, seat } });
+        const body = { name: who, seat };
+        if (this.state.table.fair) body.contribution = contributionFor(this.code);
+        const got = await api(`/api/tables/${this.code}/join`, { method: "POST", body });
         saveSeat(this.code, got.token);
         this.ws.close(1000, "joined");
         this.ws = null;
@@ -292,6 +302,7 @@ class TableView {
       withInvite ? this.inviteBox(true) : null,
       el("h4.rules-title", { text: `${table.title || table.rules.preset} (${table.rules.preset})` }),
       el("p.muted.small", { text: rulesText(table) }),
+      fairNote(table),
       this.gameInfo().scoring ? el("p.small.scoring", { text: this.gameInfo().scoring }) : null,
       el("ul.plain.small.rules-options", {}, options.map(([k, v]) =>
         el("li", { "data-option": k }, el("code", { text: k }), ` = ${v}${k in table.changed ? " (changed)" : ""}`))));
@@ -517,6 +528,7 @@ class TableView {
           el("a#record-link.button.primary", { href: state.result.record_url, download: `callbreak-${this.code}.json`, text: "Download the record" }),
           el("a.button", { href: "/", text: "New table" }),
           el("button", { type: "button", text: "Close", onclick: () => { this.resultClosed = true; this.overlays(this.state); } })),
+        this.fairCheck(state),
         this.reviewLinks(deals))));
       return;
     }
@@ -545,6 +557,36 @@ class TableView {
       document.body.append(node);
       setTimeout(close, review ? 12000 : 6000);
     }
+  }
+
+  // ------------------------------------------------------------- fair deals
+  /** The result card's check of the shuffle: the hashes here, the re-deal by the server. */
+  fairCheck(state) {
+    const fair = state.table.fair;
+    if (state.table.practice) return el("p.fair-check.muted.small", { text: "A practice table: its host chose the deals, so there is nothing to verify." });
+    if (!fair || !fair.revealed) return null;
+    const lines = localChecks(this.code, fair, state.you.seat).map((c) =>
+      el(`li.${c.ok ? "ok" : "failed"}`, { "data-check": c.name }, `${c.ok ? "✓" : "✗"} ${c.text} (checked here)`));
+    const verified = this.verified;
+    if (verified === null) {
+      this.verified = "pending";
+      api(`/api/records/${this.code}/verify`)
+        .then((data) => { this.verified = data; })
+        .catch((error) => { this.verified = { ok: false, error: error.message }; })
+        .finally(() => { if (this.state) this.overlays(this.state); });
+    }
+    if (verified && verified !== "pending") {
+      lines.push(el(`li.${verified.ok ? "ok" : "failed"}`, { "data-check": "deals" }, verified.ok
+        ? `✓ all ${verified.deals} deals follow from the match seed (re-dealt by the server's verifier)`
+        : `✗ ${verified.error}`));
+    } else {
+      lines.push(el("li.pending", { "data-check": "deals", text: "… re-dealing every deal from the match seed" }));
+    }
+    const ok = lines.every((line) => !line.classList.contains("failed"));
+    return el("section.fair-check", { "data-ok": String(ok) },
+      el("h3", { text: ok ? "Fair deals: verified" : "Fair deals: the check FAILED" }),
+      el("ul.plain.small", {}, lines),
+      el("p.muted.small", {}, "Check it yourself: download the record and run ", el("code", { text: `callbreak replay --verify-seed callbreak-${this.code}.json` }), "."));
   }
 
   // ----------------------------------------------------------------- review
@@ -610,6 +652,16 @@ function rulesText(table) {
   const deals = table.rules.match_deals ? ` · ${table.rules.match_deals} deal(s)` : "";
   const note = table.bot_note ? ` (${table.bot_note})` : "";
   return `${table.title || table.rules.preset} · ${table.seats.length} players${changed ? ` (${changed})` : ""}${deals} · bots: ${table.level}${note} · a dropped player's seat waits ${table.grace_s} s`;
+}
+
+/** What the table promises about its deals: a commitment, or a practice table's warning. */
+function fairNote(table) {
+  if (table.practice) return el("p.fair-note.practice", { text: "Practice table: the host may have chosen the deals, so nobody else can join it; its record says so." });
+  if (!table.fair) return null;
+  const text = table.fair.revealed ? "Fair deals: the seed is revealed. Commitment " : "Fair deals: the server has committed to its secret seed before anyone joined. Commitment ";
+  return el("p.fair-note.small", { title: "SHA-256 of the server's secret seed and salt, revealed after the match (docs/fair-tables.md)" },
+    text, el("code.commitment", { text: table.fair.commitment }),
+    table.fair.revealed ? "." : ". Each player's browser adds its own random contribution; all is revealed when the match is over.");
 }
 
 function scoreClass(points, lowestWins) {
