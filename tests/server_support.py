@@ -296,9 +296,11 @@ def create_table(base: str, name: str = "Host", **body: Any) -> dict[str, Any]:
     return created
 
 
-def join_table(base: str, code: str, name: str, seat: int | None = None) -> dict[str, Any]:
+def join_table(
+    base: str, code: str, name: str, seat: int | None = None, **extra: Any
+) -> dict[str, Any]:
     response = httpx.post(
-        f"{base}/api/tables/{code}/join", json={"name": name, "seat": seat}, timeout=10
+        f"{base}/api/tables/{code}/join", json={"name": name, "seat": seat, **extra}, timeout=10
     )
     assert response.status_code == 200, response.text
     joined: dict[str, Any] = response.json()

@@ -108,7 +108,7 @@ def test_records_without_a_commitment_say_why() -> None:
     with pytest.raises(RecordError, match="practice table, whose host chose the seed"):
         verify_seed(practice)
     bad = {**plain, "fair": {**fair_record(SEED, SALT, [None] * 4), "salt": "xyz"}}
-    with pytest.raises(RecordError, match="fair.salt must be 32 bytes written as 64 hex"):
+    with pytest.raises(RecordError, match=r"fair\.salt must be 32 bytes written as 64 hex"):
         verify_seed(bad)
 
 
