@@ -269,12 +269,6 @@ def replay(
                 typer.secho(f"{where}: seed check failed: {error}", fg="red", err=True)
                 failed += 1
                 continue
-            if check is not None and not quiet:
-                typer.echo(
-                    f"{where}: seed verified — commitment {check.commitment[:16]}… matches the "
-                    f"revealed seed and salt; match seed {check.match_seed} follows from them and "
-                    f"{check.contributions} contribution(s); all {check.deals} deals follow from it"
-                )
             if not quiet:
                 totals = ", ".join(str(t) for t in report.totals)
                 state = "complete" if report.complete else "unfinished"
@@ -282,6 +276,12 @@ def replay(
                 typer.echo(
                     f"{where}: OK — {report.match.rules.name}, {report.deals} deals, {state}, "
                     f"totals [{totals}], winner seat(s) {winners}"
+                )
+            if check is not None and not quiet:
+                typer.echo(
+                    f"{where}: seed verified — commitment {check.commitment[:16]}… matches the "
+                    f"revealed seed and salt; match seed {check.match_seed} follows from them and "
+                    f"{check.contributions} contribution(s); all {check.deals} deals follow from it"
                 )
     if failed:
         raise typer.Exit(1)
