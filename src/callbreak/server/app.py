@@ -69,6 +69,8 @@ COOKIE_AGE_S = 14 * 24 * 3600
 MAX_BODY_BYTES = 16 * 1024
 MAX_SEATS = 8
 """The most seats any game of the family has (Snarples)."""
+VERIFIED_KEPT = 256
+"""Finished matches whose seed check the server keeps, so a result card asks it only once."""
 
 log = logging.getLogger("callbreak.server")
 
@@ -233,6 +235,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     """The app for ``config``; the database is migrated and the bus joined on start-up."""
     config = config or ServerConfig()
     reviews = TableReviews()
+    verified: dict[str, dict[str, Any]] = {}
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -437,20 +440,29 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         """``callbreak replay --verify-seed`` run here on a finished match's record, for the
         result card (which checks the commitment and the match seed itself as well)."""
         code = code.upper()
+        known = verified.get(code)
+        if known is not None:  # a finished record never changes: replay it once
+            return known
         record = await hub_of(request).store.record(code) if valid_code(code) else None
         if record is None:
             raise HTTPException(404, "no finished match with this code")
+        answer: dict[str, Any]
         try:
             check = await asyncio.to_thread(verify_seed, record)
         except RecordError as error:
-            return {"ok": False, "error": str(error)}
-        return {
-            "ok": True,
-            "commitment": check.commitment,
-            "match_seed": str(check.match_seed),
-            "contributions": check.contributions,
-            "deals": check.deals,
-        }
+            answer = {"ok": False, "error": str(error)}
+        else:
+            answer = {
+                "ok": True,
+                "commitment": check.commitment,
+                "match_seed": str(check.match_seed),
+                "contributions": check.contributions,
+                "deals": check.deals,
+            }
+        if len(verified) >= VERIFIED_KEPT:
+            verified.pop(next(iter(verified)))
+        verified[code] = answer
+        return answer
 
     @app.websocket("/ws/{code}")
     async def table_socket(ws: WebSocket, code: str) -> None:
