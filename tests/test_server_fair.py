@@ -128,14 +128,23 @@ async def test_the_commitment_comes_before_the_first_card_and_verifies_after_the
 
 
 def test_a_contribution_that_is_not_32_bytes_is_refused(server: ThreadServer) -> None:
-    code = create_table(server.http)["code"]
+    created = create_table(server.http)
+    code, host = created["code"], {"Authorization": f"Bearer {created['token']}"}
+    start = f"{server.http}/api/tables/{code}/start"
     for bad in ["abc", "zz" * 32, "00" * 31, 7]:
         response = httpx.post(
             f"{server.http}/api/tables/{code}/join", json={"name": "G", "contribution": bad}
         )
         assert response.status_code == 422, bad
+        assert "64 hex digits" in response.text or bad == 7
+        assert httpx.post(start, json={"contribution": bad}, headers=host).status_code == 422
     info = httpx.get(f"{server.http}/api/tables/{code}").json()
-    assert [s["kind"] for s in info["seats"]][1:] == ["open"] * 3
+    assert [s["kind"] for s in info["seats"]][1:] == ["open"] * 3 and info["status"] == "lobby"
+    # the host's own contribution comes with the Start, after it has seen the commitment
+    started = httpx.post(start, json={"contribution": "5a" * 32}, headers=host)
+    assert started.status_code == 200
+    info = httpx.get(f"{server.http}/api/tables/{code}").json()
+    assert info["fair"]["contributed"] == [True, False, False, False]
 
 
 @pytest.mark.asyncio
