@@ -281,7 +281,8 @@ def replay(
                 typer.echo(
                     f"{where}: seed verified — commitment {check.commitment[:16]}… matches the "
                     f"revealed seed and salt; match seed {check.match_seed} follows from them and "
-                    f"{check.contributions} contribution(s); all {check.deals} deals follow from it"
+                    f"{check.contributions} contribution(s); every deal ({check.deals}) follows "
+                    "from it"
                 )
     if failed:
         raise typer.Exit(1)

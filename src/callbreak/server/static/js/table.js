@@ -577,7 +577,7 @@ class TableView {
     }
     if (verified && verified !== "pending") {
       lines.push(el(`li.${verified.ok ? "ok" : "failed"}`, { "data-check": "deals" }, verified.ok
-        ? `✓ all ${verified.deals} deals follow from the match seed (re-dealt by the server's verifier)`
+        ? `✓ every deal (${verified.deals}) follows from the match seed (re-dealt by the server's verifier)`
         : `✗ ${verified.error}`));
     } else {
       lines.push(el("li.pending", { "data-check": "deals", text: "… re-dealing every deal from the match seed" }));
