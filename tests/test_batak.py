@@ -1,4 +1,5 @@
-"""Batak İhaleli (RULES.md §3) and Batak Koz Maça (§4): table tests for every rule.
+"""Batak İhaleli (docs/rules/batak-ihale.md) and Batak Koz Maça
+(docs/rules/batak-koz-maca.md): table tests for every rule.
 
 Positions are built from four hands (``Deal(rules, hands=...)``) or from a whole deck in
 dealing order (``Deal(rules, deck=...)``); ``deck_for`` turns hands into that order so both

@@ -1,4 +1,5 @@
-"""Card notation and hand masks (RULES.md §0: ``AS TD 7H 2C``; input ``10S`` and Bhoos ``1S``)."""
+"""Card notation and hand masks (docs/rules/common.md: ``AS TD 7H 2C``; input ``10S`` and
+Bhoos ``1S``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The phases of a deal (RULES.md §1.2–1.4, §2): misdeal, calls, too few calls, declared voids,
+"""The phases of a deal (docs/rules/callbreak.md rules 2–4,
+docs/rules/callbridge.md): misdeal, calls, too few calls, declared voids,
 and that nothing can be done once a deal is over or void."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Donut (RULES.md §6): table tests for every rule, from given decks.
+"""Donut (docs/rules/donut.md): table tests for every rule, from given decks.
 
 The dealer's fifth card, the last card of the hands, lies face up and its rank decides the
 deal; ``deck_for`` builds a deck whose dealer's fifth card is the rank under test.  Every

@@ -321,7 +321,7 @@ def test_openspiel_random_bots_play_and_returns_sum_as_the_scoring_says(name: st
     """OpenSpiel's own ``evaluate_bots`` with uniform random bots; the returns add up as the
     rules score, sign-flipped where the lowest score wins: Donut 5 tricks less 3 a donut (or
     +3 for the dealer left alone), Horsethief 5 tricks less 5 a blank (or +5 for the last
-    seat in), Snarples the bidder and each other seat in as RULES.md §5."""
+    seat in), Snarples the bidder and each other seat in as docs/rules/snarples.md says."""
     pyspiel = pytest.importorskip(
         "pyspiel", reason="OpenSpiel is not installed (pip install callbreak[bench])"
     )

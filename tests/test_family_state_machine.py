@@ -1,5 +1,6 @@
 """Hypothesis state machines over whole matches of Batak İhaleli, Batak Koz Maça and Call
-Partner (RULES.md §3, §4, §8), checking DESIGN.md's invariants after every action.
+Partner (docs/rules/batak-ihale.md, docs/rules/batak-koz-maca.md,
+docs/rules/rook-call-partner.md), checking docs/design.md's invariants after every action.
 
 Steps play a random legal action, play out the rest of a deal, or try an illegal action
 (which must raise IllegalAction naming a rule and change nothing).  Invariants: every card

@@ -1,4 +1,5 @@
-"""The random and heuristic bots in Snarples, Donut and Horsethief (RULES.md §5–§7).
+"""The random and heuristic bots in Snarples, Donut and Horsethief
+(docs/rules/snarples.md, docs/rules/donut.md, docs/rules/horsethief.md).
 
 Every seat count of every game: whole deals with only legal actions, the
 heuristic ahead of random on the same seeded deals with the seats rotated,

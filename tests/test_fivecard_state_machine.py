@@ -1,5 +1,6 @@
-"""Invariants of the five-card games (RULES.md §5–§7) at every seat count, checked after every
-action of hypothesis-driven matches.
+"""Invariants of the five-card games (docs/rules/snarples.md, docs/rules/donut.md,
+docs/rules/horsethief.md) at every seat count, checked after every action of hypothesis-driven
+matches.
 
 A hypothesis state machine per game and seat count (Snarples 3–8, Donut 4–6, Horsethief 3–5)
 plays random legal actions, plays out whole deals, or tries an illegal action (which must raise

@@ -1,4 +1,4 @@
-"""Horsethief (RULES.md §7): table tests for every rule, from given decks.
+"""Horsethief (docs/rules/horsethief.md): table tests for every rule, from given decks.
 
 ``deck_for`` lays out the hands, the turned-up card after them and the top of the stock, so
 every test checks the dealing too.  Every refused action must raise ``IllegalAction`` naming a

@@ -1,5 +1,6 @@
-"""Matches (RULES.md §0, §1.8, §2 End): dealer rotation, redeals, length, targets, open
-matches, tie-breaks, the first dealer, and totals.
+"""Matches (docs/rules/common.md, docs/rules/callbreak.md rule 8, docs/rules/callbridge.md's
+end): dealer rotation, redeals, length, targets, open matches, tie-breaks, the first dealer,
+and totals.
 
 Deals with a known outcome use *split* hands (see tests/helpers.py): seat ``a`` holds
 the top ``k`` spades and the lowest hearts, seat ``b`` the other spades and hearts, the other

@@ -1,4 +1,5 @@
-"""Table tests for every play rule of RULES.md §1.5 and §2 (follow suit, overtake, trump, leads).
+"""Table tests for every play rule of docs/rules/callbreak.md rule 5 and
+docs/rules/callbridge.md (follow suit, overtake, trump, leads).
 
 Each case fixes the full 13-card hand of the seat to act, the cards played before it
 (``"seat:card"``, seat 0 leads because the dealer is seat 3), and which suits or cards
@@ -341,7 +342,7 @@ CASES = [
         plays=("0:5H", "1:9H", "2:JH"),
         options={"no_waste_trump": True, "must_trump": "never"},
     ),
-    # Engine choice where RULES.md is silent: with must_trump=always a spade is compulsory,
+    # Engine choice where docs/rules/ is silent: with must_trump=always a spade is compulsory,
     # so the low spades are all there is "to play" and no_waste_trump does not forbid them.
     Case(
         "no-waste-with-always-under-trump-is-compulsory",

@@ -1,4 +1,4 @@
-"""Exact scores in tenths (RULES.md §0: 4.1 + 0.1 + 0.1 is 4.3, never 4.2999999)."""
+"""Exact scores in tenths (docs/rules/common.md: 4.1 + 0.1 + 0.1 is 4.3, never 4.2999999)."""
 
 from __future__ import annotations
 

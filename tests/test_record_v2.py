@@ -362,7 +362,9 @@ FIVE_CARD_GOLDEN = {
     "donut": "donut-players5-seed2",
     "horsethief": "horsethief-players3-seed1",
 }
-"""The golden record of each five-card game (RULES.md §5–§7), at a seat count not the default."""
+"""The golden record of each five-card game
+(docs/rules/snarples.md, docs/rules/donut.md, docs/rules/horsethief.md), at a seat count not
+the default."""
 
 
 @pytest.fixture(scope="module")
@@ -392,7 +394,7 @@ def test_five_card_records_hold_the_context_each_deal_was_told(
     five_card: dict[str, Record],
 ) -> None:
     """The scores before each deal, the seats out of the game and the sit-out runs, worked out
-    here from the deals before it (RULES.md §5: 33 or more is out; no third sit-out)."""
+    here from the deals before it (docs/rules/snarples.md: 33 or more is out; no third sit-out)."""
     for game, record in five_card.items():
         rules = Rules.from_dict(record["rules"])
         n = rules.players

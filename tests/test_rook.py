@@ -1,4 +1,4 @@
-"""Call Partner with the Rook deck (RULES.md §8): table tests for every rule.
+"""Call Partner with the Rook deck (docs/rules/rook-call-partner.md): table tests for every rule.
 
 Positions are dealt from a whole deck (``Deal(rules, deck=...)``, the only way to give a
 nest); ``rook_deck`` builds that order from four hands and a nest, and one test checks it
@@ -32,7 +32,7 @@ VALUE = {"1": 15, "14": 10, "10": 10, "5": 5}
 
 
 def value(name: str) -> int:
-    """Card points of one card by its name (RULES.md §8)."""
+    """Card points of one card by its name (docs/rules/rook-call-partner.md)."""
     return 20 if name == "ROOK" else VALUE.get(name[:-1], 0)
 
 
@@ -440,7 +440,8 @@ def test_a_trump_wins_a_side_colour_trick() -> None:
 
 # ====================================================================== points and scores
 def expected_taken(deal: Deal) -> list[int]:
-    """Card points by seat recomputed from the names in the tricks (RULES.md §8)."""
+    """Card points by seat recomputed from the names in the tricks
+    (docs/rules/rook-call-partner.md)."""
     taken = [0] * 4
     for _, cards, winner in deal.history:
         taken[winner] += sum(value(deal.deck.names[c]) for c in cards)

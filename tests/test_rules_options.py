@@ -1,4 +1,5 @@
-"""Every rule option of RULES.md §1–2, every value it takes, the presets, and serialisation."""
+"""Every rule option of docs/rules/callbreak.md and docs/rules/callbridge.md,
+every value it takes, the presets, and serialisation."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import pytest
 
 from callbreak import OPTIONS, Points, Rules
 
-# Canonical option names that RULES.md §0–2 (and §4's scoring options) name in `code`.
+# Canonical option names that docs/rules/common.md, docs/rules/callbreak.md and
+# docs/rules/callbridge.md (and docs/rules/batak-koz-maca.md's scoring options) name in `code`.
 RULES_MD_OPTIONS = {
     "first_dealer",
     "misdeal",
@@ -393,8 +395,8 @@ def test_callbridge_preset_matches_the_rule_book() -> None:
     assert rules.no_spade_lead_first_trick is False
     assert rules.declare_voids is False
     assert rules.tie_break == "extra_deal"
-    # RULES.md §2 is "as Call Break" here: the minimum total stays 8 (calls of at least 2
-    # always reach it); min_total_calls = 10 is the listed house rule.
+    # docs/rules/callbridge.md is "as Call Break" here: the minimum total stays 8 (calls of at
+    # least 2 always reach it); min_total_calls = 10 is the listed house rule.
     assert rules.min_total_calls == 8
 
 

@@ -1,4 +1,5 @@
-"""Scoring (RULES.md §1.6, §2, §4): the rule book's worked examples, by ``Rules.score`` and
+"""Scoring (docs/rules/callbreak.md rule 6, docs/rules/callbridge.md,
+docs/rules/batak-koz-maca.md): the rule book's worked examples, by ``Rules.score`` and
 by whole deals played through the engine.
 
 Whole deals with a known trick count use a *split* deal: seat ``a`` holds the top ``k``
@@ -34,7 +35,7 @@ def play_out(deal: Deal, calls: list[int], rng: random.Random) -> Deal:
 
 # ------------------------------------------------------------------ Rules.score tables
 SCORE_TABLE: list[tuple[str, dict[str, Any], int, int, str]] = [
-    # Call Break, RULES.md §1.6
+    # Call Break, docs/rules/callbreak.md rule 6
     ("callbreak", {}, 4, 5, "4.1"),
     ("callbreak", {}, 4, 7, "4.3"),
     ("callbreak", {}, 4, 3, "-4"),
@@ -56,7 +57,7 @@ SCORE_TABLE: list[tuple[str, dict[str, Any], int, int, str]] = [
     ("callbreak", {"bonus_call": 8}, 10, 9, "-10"),
     ("callbreak", {"bonus_call": 8}, 7, 8, "7.1"),
     ("callbreak", {"bonus_call": 8}, 7, 13, "7.6"),
-    # Call Bridge, RULES.md §2: success is the call or one more
+    # Call Bridge, docs/rules/callbridge.md: success is the call or one more
     ("callbridge", {}, 9, 9, "13"),
     ("callbridge", {}, 9, 10, "13"),
     ("callbridge", {}, 9, 8, "-9"),
@@ -261,7 +262,8 @@ def test_random_deals_score_by_the_rules(preset: str, options: dict[str, Any]) -
 
 
 def expected_points(rules: Rules, call: int, won: int) -> Points:
-    """RULES.md §1.6/§2 written out again, independently of ``Rules.score``."""
+    """docs/rules/callbreak.md rule 6 and docs/rules/callbridge.md
+    written out again, independently of ``Rules.score``."""
     window = rules.success_window
     if window == "at_least":
         made = won >= call

@@ -1,4 +1,5 @@
-"""No client is ever sent a card it may not know (RULES.md §9), checked message by message.
+"""No client is ever sent a card it may not know (docs/rules/what-bots-know.md), checked
+message by message.
 
 Two people, two bots and a spectator play a whole match; every message each
 socket received is kept raw.  Afterwards the match is rebuilt from the action

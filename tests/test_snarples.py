@@ -1,4 +1,4 @@
-"""Snarples (RULES.md §5): table tests for every rule, from given decks.
+"""Snarples (docs/rules/snarples.md): table tests for every rule, from given decks.
 
 Each position is dealt from a whole deck in dealing order (``Deal(rules, deck=...)``), built
 by ``deck_for`` from the hands wanted, so the dealing itself is checked on every test.  Every

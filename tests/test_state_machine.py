@@ -3,7 +3,7 @@
 Steps play a random legal action, play the rest of a deal at random, or try an illegal
 action (a card not in ``legal()``, a call out of range, a bool in the wrong phase, anything
 after the end), which must raise IllegalAction and change nothing. After every step the
-invariants of DESIGN.md hold: 52 cards conserved, one card per seat per trick, 13 tricks in
+invariants of docs/design.md hold: 52 cards conserved, one card per seat per trick, 13 tricks in
 every finished deal, totals equal to the sum of the deals, a legal action whenever someone
 is to act, and no observation showing another seat's cards.
 """

@@ -4,7 +4,7 @@ Every deck keeps the one property the trick machinery needs: a card is
 ``suit * stride + rank`` with a larger rank beating a smaller one, so
 ``legal_mask`` and ``beats`` stay mask arithmetic whatever the deck.  The
 standard deck is the 52 cards of ``callbreak.cards`` (stride 13).  The Rook
-deck (RULES.md §8) has four colours of fourteen numbers and the Rook bird, so
+deck (docs/rules/rook-call-partner.md) has four colours of fourteen numbers and the Rook bird, so
 each colour gets sixteen slots, lowest first::
 
     2 3 4 5 6 7 8 9 10 (Rook) 11 12 13 14 1

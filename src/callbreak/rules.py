@@ -1,4 +1,4 @@
-"""Rules: a frozen, validated set of options under the canonical names of RULES.md.
+"""Rules: a frozen, validated set of options under the canonical names of docs/rules/.
 
 A preset is just a named set of option values; ``replace`` checks every change
 against the option table below, so a typo or a bad value fails loudly with the
@@ -111,8 +111,8 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         "misdeal_faces",
         "AKQJ | KQJ | ...",
-        "Which honours keep a hand from being a misdeal (RULES.md §1.2 uses AKQJ; the Bhoos "
-        "arena redeals a hand without J, Q or K: KQJ).",
+        "Which honours keep a hand from being a misdeal (docs/rules/callbreak.md rule 2 uses "
+        "AKQJ; the Bhoos arena redeals a hand without J, Q or K: KQJ).",
         _faces,
     ),
     Option(
@@ -235,7 +235,8 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         "min_bid",
         "1..200",
-        "Lowest bid of the auction (Batak 5; Call Partner 70, a choice of RULES.md §8).",
+        "Lowest bid of the auction (Batak 5; Call Partner 70, a choice of "
+        "docs/rules/rook-call-partner.md).",
         _int_range(1, 200),
     ),
     Option("max_bid", "1..200", "Highest bid of the auction.", _int_range(1, 200)),
@@ -301,7 +302,7 @@ class GameShape:
     trump: int
     """The fixed trump suit, or -1 when each deal decides it (chosen, turned up or none)."""
     options: tuple[str, ...]
-    """The options of RULES.md this game has, in the order ``callbreak rules`` lists them."""
+    """The options of docs/rules/ this game has, in the order ``callbreak rules`` lists them."""
     start: int = 0
     """Every seat's score before the first deal (the countdown games start high)."""
     lowest_wins: bool = False
@@ -469,7 +470,7 @@ class Rules:
 
     @classmethod
     def preset(cls, name: str) -> Rules:
-        """The rules of a named preset from RULES.md, e.g. ``callbreak``, ``callbridge``."""
+        """The rules of a named preset of docs/rules/, e.g. ``callbreak``, ``callbridge``."""
         try:
             values = cls.PRESETS[name]
         except KeyError:

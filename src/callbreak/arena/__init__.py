@@ -1,6 +1,6 @@
 """The arena: duplicate deals with the seats rotated, statistics, ratings and reports.
 
-Strength is measured, never claimed (DESIGN.md): every deal set is played once
+Strength is measured, never claimed (docs/design.md): every deal set is played once
 per rotation of the lineup, so each bot holds every hand from every seat and
 the luck of the cards cancels.  The layers: ``play`` (deal sets and games),
 ``runner`` (inline, process pool or Ray), ``summary`` (per-bot figures and

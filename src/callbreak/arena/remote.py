@@ -11,7 +11,7 @@ illegal there; a bot that cannot be reached at all raises ``RemoteSeatDown``,
 which stops the run with a clear message instead of filling it with
 replacement cards.
 
-The remote seat lives in the arena layer (DESIGN.md: the arena plays "local
+The remote seat lives in the arena layer (docs/design.md: the arena plays "local
 bots, remote bots, people"), so the arena never imports a face; the server
 side of the protocol, which turns such JSON back into an observation, is the
 ``protocol.bhoos`` face, and the tests run the two against each other.

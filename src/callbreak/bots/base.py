@@ -1,6 +1,6 @@
 """The Bot interface and the registry every face uses to find bots by name.
 
-A bot sees only an ``Observation`` (DESIGN.md's first wall) and answers one of
+A bot sees only an ``Observation`` (docs/design.md's first wall) and answers one of
 ``observation.legal``.  A spec such as ``"expert:budget_ms=300"`` names a bot
 and its options, so the CLI, the arena and the servers share one syntax.
 """

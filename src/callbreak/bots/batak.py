@@ -1,4 +1,6 @@
-"""The heuristic's policy for Batak İhaleli (RULES.md §3): bid, name trump, take tricks.
+"""The heuristic's policy for Batak İhaleli: bid, name trump, take tricks.
+
+The rules are docs/rules/batak-ihale.md.
 
 Batak rewards tricks for everyone: the declarer scores its bid only if it takes
 that many, and every other seat scores +1 a trick (−bid for none at all), so a

@@ -1,4 +1,6 @@
-"""The heuristic's policy for the five-card games: Snarples, Donut, Horsethief (RULES.md §5–§7).
+"""The heuristic's policy for the five-card games: Snarples, Donut, Horsethief.
+
+Their rules: docs/rules/snarples.md, docs/rules/donut.md, docs/rules/horsethief.md.
 
 The three games share their trick play — follow suit if you can, else any card,
 with a trump or none — and in all three every trick a seat wins is good for it

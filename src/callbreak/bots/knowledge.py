@@ -1,7 +1,7 @@
 """What a seat can infer from the public history: cards gone, voids shown, tricks needed.
 
 Only the observation goes in, so every fact here is one a person at the table
-could also work out (RULES.md §9).
+could also work out (docs/rules/what-bots-know.md).
 """
 
 from __future__ import annotations

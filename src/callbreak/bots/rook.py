@@ -1,4 +1,4 @@
-"""The heuristic's policy for Call Partner with the Rook deck (RULES.md §8).
+"""The heuristic's policy for Call Partner with the Rook deck (docs/rules/rook-call-partner.md).
 
 Points, not tricks, decide a Rook deal: the 1s (15), the 14s and 10s (10), the
 5s (5), the Rook (20) and the last trick (20, with the discarded nest).  So the

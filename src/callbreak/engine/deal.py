@@ -140,7 +140,7 @@ def misdeal_reason(rules: Rules, hand: int) -> str | None:
 
 
 class Deal:
-    """One hand from the deal to the points; see DESIGN.md for the public surface.
+    """One hand from the deal to the points; see docs/design.md for the public surface.
 
     >>> deal = Deal(Rules.preset("callbreak"), seed=7, dealer=0)
     >>> deal.phase, deal.to_act
@@ -602,7 +602,7 @@ class Deal:
         return len(self.history)
 
     def observation(self, seat: int) -> Observation:
-        """What ``seat`` may know now (RULES.md §9)."""
+        """What ``seat`` may know now (docs/rules/what-bots-know.md)."""
         from callbreak.engine.observation import observe
 
         return observe(self, seat)

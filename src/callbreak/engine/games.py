@@ -60,21 +60,22 @@ def deal_round(order: Sequence[int], seats: Sequence[int], hand_size: int) -> La
 
 
 def deal_upcard_last(order: Sequence[int], seats: Sequence[int], hand_size: int) -> Layout:
-    """Donut (RULES.md §6): as ``deal_round``; the dealer's own fifth card, the last card of
+    """Donut (docs/rules/donut.md): as ``deal_round``; the dealer's own fifth card, the last card of
     the hands, lies face up (it stays in the dealer's hand)."""
     layout = deal_round(order, seats, hand_size)
     return Layout(layout.hands, upcard=order[len(seats) * hand_size - 1], stock=layout.stock)
 
 
 def deal_upcard_next(order: Sequence[int], seats: Sequence[int], hand_size: int) -> Layout:
-    """Horsethief (RULES.md §7): as ``deal_round``, then the next card is turned up (trump;
-    never drawn) and the rest, in order, is the stock the exchange draws from."""
+    """Horsethief (docs/rules/horsethief.md): as ``deal_round``, then the next card is turned
+    up (trump; never drawn) and the rest, in order, is the stock the exchange draws from."""
     layout = deal_round(order, seats, hand_size)
     return Layout(layout.hands, upcard=layout.stock[0], stock=layout.stock[1:])
 
 
 def deal_with_nest(order: Sequence[int], seats: Sequence[int], hand_size: int) -> Layout:
-    """Call Partner (RULES.md §8): after each of the first five rounds a card goes to the nest."""
+    """Call Partner (docs/rules/rook-call-partner.md): after each of the first five rounds a
+    card goes to the nest."""
     hands = [0] * (max(seats) + 1)
     nest = 0
     at = 0
@@ -98,7 +99,8 @@ def call_scores(deal: Deal) -> list[Points]:
 
 
 def batak_scores(deal: Deal) -> list[Points]:
-    """RULES.md §3: the declarer ±bid; the others +1 a trick, or −bid for no trick at all."""
+    """docs/rules/batak-ihale.md: the declarer ±bid; the others +1 a trick, or −bid for no
+    trick at all."""
     bid, declarer = deal.contract, deal.declarer
     assert bid is not None and declarer is not None
     factor = deal.rules.score_multiplier
@@ -149,8 +151,8 @@ def points_taken(deal: Deal) -> list[int]:
 
 
 def rook_scores(deal: Deal) -> list[Points]:
-    """RULES.md §8: the bidding side books its points if it made the bid, else −bid each;
-    the other side always books its own points."""
+    """docs/rules/rook-call-partner.md: the bidding side books its points if it made the bid,
+    else −bid each; the other side always books its own points."""
     bid, declarer = deal.contract, deal.declarer
     assert bid is not None and declarer is not None
     taken = points_taken(deal)
@@ -165,9 +167,10 @@ def rook_scores(deal: Deal) -> list[Points]:
 
 
 def snarples_scores(deal: Deal) -> list[Points]:
-    """RULES.md §5 (countdown: lower is better).  The bidder made its bid: down by the tricks
-    it won; failed: +5.  Every other seat in the deal: −1 a trick, or +5 for none.  Sitting
-    out with a score of 3 or less costs +1.  All sat out: the bidder took −5 or gave +5."""
+    """docs/rules/snarples.md (countdown: lower is better).  The bidder made its bid: down by
+    the tricks it won; failed: +5.  Every other seat in the deal: −1 a trick, or +5 for none.
+    Sitting out with a score of 3 or less costs +1.  All sat out: the bidder took −5 or gave
+    +5."""
     declarer, bid = deal.declarer, deal.contract
     assert declarer is not None and bid is not None
     out = [0] * deal.players
@@ -191,7 +194,7 @@ def snarples_scores(deal: Deal) -> list[Points]:
 
 
 def donut_scores(deal: Deal) -> list[Points]:
-    """RULES.md §6 (countdown): −1 a trick; a seat that played and won none +3 (a donut);
+    """docs/rules/donut.md (countdown): −1 a trick; a seat that played and won none +3 (a donut);
     the dealer −3 when everyone else dropped."""
     out = [0] * deal.players
     if deal.unplayed:
@@ -204,7 +207,7 @@ def donut_scores(deal: Deal) -> list[Points]:
 
 
 def horsethief_scores(deal: Deal) -> list[Points]:
-    """RULES.md §7: +1 a trick; a seat that stayed in and won none −5; the last seat in
+    """docs/rules/horsethief.md: +1 a trick; a seat that stayed in and won none −5; the last seat in
     when all the others dropped +5 unplayed."""
     out = [0] * deal.players
     if deal.unplayed:
@@ -230,8 +233,8 @@ class Context:
 
 
 def spade_out(deal: Deal) -> int | None:
-    """Snarples (RULES.md §5): a seat that wins every trick with spades trump wins the game
-    at once (any seat in the deal: a choice where the rule book names no one)."""
+    """Snarples (docs/rules/snarples.md): a seat that wins every trick with spades trump wins
+    the game at once (any seat in the deal: a choice where the rule book names no one)."""
     if deal.trump != "S" or deal.unplayed:
         return None
     return next((s for s in deal.active if deal.tricks[s] == deal.rules.hand_size), None)

@@ -82,7 +82,7 @@ def draw_first_dealer(
 
 
 class Match:
-    """A whole match under ``rules``; see DESIGN.md.
+    """A whole match under ``rules``; see docs/design.md.
 
     ``hands`` (optional) gives the hands of successive deals in order, void
     deals included, instead of shuffling: replays and duplicate arenas use it.

@@ -1,4 +1,4 @@
-"""What one seat may know (RULES.md §9), built by one function for every consumer.
+"""What one seat may know (docs/rules/what-bots-know.md), built by one function for every consumer.
 
 Bots, faces, the protocol server and the RL env all get an ``Observation``
 from ``observe`` and nothing else, so a leak of hidden cards can only happen

@@ -61,7 +61,7 @@ def _yes_no(deal: Deal, action: Action, question: str, rule: str) -> int:
 
 
 class Misdeal(Phase):
-    """RULES.md §1.2: a hand with no spade or no honour may be thrown in."""
+    """docs/rules/callbreak.md rule 2: a hand with no spade or no honour may be thrown in."""
 
     name = "misdeal"
 
@@ -98,7 +98,8 @@ class Misdeal(Phase):
 
 
 class Call(Phase):
-    """RULES.md §1.3–4: each seat once calls its tricks; too few in all voids the deal."""
+    """docs/rules/callbreak.md rules 3–4: each seat once calls its tricks; too few in all
+    voids the deal."""
 
     name = "call"
 
@@ -134,7 +135,8 @@ class Call(Phase):
 
 
 class Declare(Phase):
-    """RULES.md §2 (``declare_voids``): after the calls a seat may make its voids public."""
+    """docs/rules/callbridge.md (``declare_voids``): after the calls a seat may make its voids
+    public."""
 
     name = "declare"
 
@@ -156,7 +158,8 @@ class Declare(Phase):
 
 
 class Auction(Phase):
-    """Bids round and round, each higher than the last; a pass is final (RULES.md §3, §8).
+    """Bids round and round, each higher than the last; a pass is final (docs/rules/batak-ihale.md,
+    docs/rules/rook-call-partner.md).
 
     It ends once every seat but one has passed.  The last seat in becomes the
     declarer at its own last bid, or, if it never bid, at ``forced_bid`` (Batak's
@@ -353,8 +356,9 @@ DONE = "done"
 
 
 class OneRoundAuction(Auction):
-    """Snarples (RULES.md §5): each seat speaks once from the seat after the dealer, passing or
-    bidding higher than any earlier bid; the highest bid wins; all passing voids the deal."""
+    """Snarples (docs/rules/snarples.md): each seat speaks once from the seat after the dealer,
+    passing or bidding higher than any earlier bid; the highest bid wins; all passing voids the
+    deal."""
 
     def act(self, deal: Deal, action: Action) -> None:
         seat = deal.to_act
@@ -577,7 +581,7 @@ DONUT_RANKS = {
     "9": "none",
     "T": "no_drop",
 }
-"""Donut (RULES.md §6): what the upcard's rank does; any other rank: its suit is trump and
+"""Donut (docs/rules/donut.md): what the upcard's rank does; any other rank: its suit is trump and
 players may drop."""
 
 

@@ -37,7 +37,8 @@ class PlayRules(NamedTuple):
         (``trump`` -1) and the deal puts its trump in with ``_replace(trump=...)``.
 
         An option the game does not have plays as plain "follow suit, else any card" (Call
-        Partner, RULES.md §8): the defaults of the other games must not leak into it.
+        Partner, docs/rules/rook-call-partner.md): the defaults of the other games must not leak
+        into it.
         """
         deck = DECKS[rules.shape.deck]
         own = rules.shape.options

@@ -9,7 +9,7 @@
 * ``callbreak.env.spiel`` (imported on its own: it needs OpenSpiel): every preset as an
   OpenSpiel game.
 
-What an agent gets is a seat's ``Observation``, encoded, and nothing else (DESIGN.md's
+What an agent gets is a seat's ``Observation``, encoded, and nothing else (docs/design.md's
 first wall).  On the engine path the vector is built from the ``Observation`` itself; the
 compiled kernels (the batch env, and the AEC env's ``fast`` path in the four-seat call
 games) write the same vector from that seat's own hand and the public play, and the tests

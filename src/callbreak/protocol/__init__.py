@@ -1,4 +1,4 @@
-"""Faces that speak other programs' protocols (DESIGN.md's top layer).
+"""Faces that speak other programs' protocols (docs/design.md's top layer).
 
 ``protocol.bhoos``: the HTTP protocol of the Bhoos Smart Bots Call Break tournament.
 """

@@ -1,6 +1,6 @@
 """Online tables: Call Break with friends in the browser (``callbreak serve``).
 
-A face over the engine, the bots and the record layer (DESIGN.md): FastAPI
+A face over the engine, the bots and the record layer (docs/design.md): FastAPI
 with WebSockets, SQLAlchemy (SQLite or PostgreSQL) with Alembic migrations,
 and Redis pub/sub when several processes serve the same tables.  A client is
 only ever sent what ``observe`` gives its seat (``table.LiveTable.state``).

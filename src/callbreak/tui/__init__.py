@@ -4,5 +4,5 @@ The game itself (``session``), the hint's reasoning (``advice``) and the picture
 of cards and tables (``render``) do not import Textual, so they are cheap to
 import and to test; only ``app``, ``widgets`` and ``screens`` need it.  Every
 view is built from the human seat's ``Observation`` plus public results: the
-face never reads another seat's hand (DESIGN.md's first wall).
+face never reads another seat's hand (docs/design.md's first wall).
 """

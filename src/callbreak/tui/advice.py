@@ -34,7 +34,8 @@ from callbreak.engine.tricks import beats
 from callbreak.faces import deck_of, face, suit_label, trump_index
 
 NONE_COST = {"snarples": 5, "donut": 3, "horsethief": 5}
-"""What winning no trick costs a seat that played (RULES.md §5–7)."""
+"""What winning no trick costs a seat that played
+(docs/rules/snarples.md, docs/rules/donut.md, docs/rules/horsethief.md)."""
 
 
 def explain(observation: Observation, action: Action) -> str:
@@ -198,7 +199,8 @@ def _auction(view: Observation, action: Action) -> str:
 
 
 def _fail(view: Observation, bid: int) -> str:
-    """What a failed bid costs the bidder (RULES.md §3, §5, §8)."""
+    """What a failed bid costs the bidder (docs/rules/batak-ihale.md,
+    docs/rules/snarples.md, docs/rules/rook-call-partner.md)."""
     return "+5" if view.game == "snarples" else f"−{bid}"
 
 

@@ -477,7 +477,7 @@ def family_summary(rules: Rules) -> str:
             parts.append("Play as many deals as you like; the highest total wins.")
         else:
             parts.append(f"First to {rules.match_end.split(':')[1]} points wins.")
-    parts.append("RULES.md has the full rules.")
+    parts.append("docs/rules/ has the full rules.")
     return " ".join(parts)
 
 

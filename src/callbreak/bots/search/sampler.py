@@ -1,6 +1,6 @@
 """Belief sampling: deal the unseen cards to the other seats as the public record allows.
 
-From an ``Observation`` alone (never a ``Deal``: DESIGN.md's first wall) this
+From an ``Observation`` alone (never a ``Deal``: docs/design.md's first wall) this
 module works out, for every other seat, which unseen cards it may still hold
 and how many, and then deals worlds at random among the deals that fit:
 

@@ -2,7 +2,7 @@
 
 A world is what the solver needs and nothing more: every seat's cards, the
 trick in progress, tricks won so far and whether a trump has been played.  The
-belief sampler builds worlds from an ``Observation`` (DESIGN.md: only
+belief sampler builds worlds from an ``Observation`` (docs/design.md: only
 observations cross the hidden-information line; a world is the bot's own guess
 at the hidden cards), and ``world_from_observation`` is the one place where an
 observation plus guessed hands becomes a world, so both modules agree on it.
