@@ -1,5 +1,5 @@
-"""Matches (docs/rules/common.md, docs/rules/callbreak.md rule 8, docs/rules/callbridge.md's
-end): dealer rotation, redeals, length, targets, open matches, tie-breaks, the first dealer,
+"""Matches (docs/rules/common.md, docs/rules/callbreak.md rule 8, docs/rules/callbridge.md
+rule 6): dealer rotation, redeals, length, targets, open matches, tie-breaks, the first dealer,
 and totals.
 
 Deals with a known outcome use *split* hands (see tests/helpers.py): seat ``a`` holds

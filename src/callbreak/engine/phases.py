@@ -135,8 +135,8 @@ class Call(Phase):
 
 
 class Declare(Phase):
-    """docs/rules/callbridge.md (``declare_voids``): after the calls a seat may make its voids
-    public."""
+    """docs/rules/callbridge.md rule 7 (``declare_voids``): after the calls a seat may make its
+    voids public."""
 
     name = "declare"
 
