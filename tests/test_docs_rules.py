@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from callbreak import Rules
+
 RULES_DIR = Path(__file__).resolve().parent.parent / "docs" / "rules"
 PAGES = sorted(RULES_DIR.glob("*.md"))
 FENCE = re.compile(r"^\s*```")
@@ -94,6 +96,29 @@ def test_worked_examples_hold(page: Path) -> None:
     assert results.attempted > 0, f"{page.name} has no worked example"
     assert results.failed == 0, report
     assert stray_prompts(text) == [], f"{page.name}: '>>>' outside a ```pycon block"
+
+
+PRESET_PAGES = {
+    "callbreak": ("callbreak.md",),
+    "callbreak-bhoos": ("callbreak.md",),
+    "callbridge": ("callbridge.md", "callbreak.md"),
+    "batak-ihale": ("batak-ihale.md",),
+    "batak-koz-maca": ("batak-koz-maca.md", "callbreak.md"),
+    "snarples": ("snarples.md",),
+    "donut": ("donut.md",),
+    "horsethief": ("horsethief.md",),
+    "rook-call-partner": ("rook-call-partner.md",),
+}
+"""Where each preset's options are written: its own page, and the page it defers to."""
+
+
+@pytest.mark.parametrize("preset", Rules.presets())
+def test_every_option_of_a_preset_is_on_its_pages(preset: str) -> None:
+    pages = PRESET_PAGES[preset]
+    text = "".join((RULES_DIR / page).read_text(encoding="utf-8") for page in pages)
+    assert f"`{preset}`" in (RULES_DIR / pages[0]).read_text(encoding="utf-8")
+    missing = [name for name in Rules.preset(preset).options() if f"`{name}`" not in text]
+    assert missing == [], f"{preset}: {', '.join(pages)} do not name {missing}"
 
 
 def test_a_wrong_example_fails() -> None:
