@@ -50,7 +50,7 @@ def broken_citations(files: Iterable[Path], root: Path = ROOT) -> list[str]:
     broken = []
     for path in files:
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            for cited in cited_paths(line):
+            for cited in dict.fromkeys(cited_paths(line)):  # a link often repeats its text
                 if not (root / cited).exists():
                     broken.append(f"{path.relative_to(root)}:{number}: {cited}")
     return broken
