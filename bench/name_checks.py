@@ -73,9 +73,7 @@ def _checks(tree: ast.AST, names: frozenset[str]) -> Iterator[tuple[ast.AST, str
             pattern = node.pattern
             if isinstance(pattern, ast.MatchValue) and _names_in(pattern.value, names):
                 yield node.pattern, "match"
-        elif isinstance(node, ast.Subscript) and _names_in(node.slice, names):
-            yield node, "lookup"
-        elif (
+        elif (isinstance(node, ast.Subscript) and _names_in(node.slice, names)) or (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
             and node.func.attr == "get"

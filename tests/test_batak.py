@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from callbreak import Deal, Match, Points, Rules
-from callbreak.engine.games import SPECS
+from callbreak.games import GAMES as SPECS
 from helpers import DECK, RANKS, refuse, split_hands, state
 
 IHALE = Rules.preset("batak-ihale")

@@ -17,6 +17,8 @@ from callbreak.engine import (
     TrickView,
     observe,
 )
+from callbreak.games import Game, find_game
+from callbreak.games import family as _family  # noqa: F401  (importing it registers every game)
 from callbreak.points import Points
 from callbreak.rules import OPTIONS, Option, Rules
 
@@ -27,6 +29,7 @@ __all__ = [
     "Action",
     "Deal",
     "EndlessRedeal",
+    "Game",
     "IllegalAction",
     "Match",
     "Observation",
@@ -36,6 +39,7 @@ __all__ = [
     "TrickView",
     "__version__",
     "card_name",
+    "find_game",
     "observe",
     "parse_card",
     "parse_hand",

@@ -50,6 +50,12 @@ class Deck:
         return len(self.cards)
 
     @property
+    def has_rook(self) -> bool:
+        """Whether the deck holds the Rook, the card that joins the trump colour once it is
+        named (so the deck in force changes with the trump)."""
+        return self.name == "rook"
+
+    @property
     def full(self) -> int:
         """Mask of the whole deck."""
         mask = 0

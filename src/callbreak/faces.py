@@ -6,7 +6,7 @@ from the hand, a word, a number, a suit), which words answer it and by which
 key, what to tell the table when a seat acts, what each seat's status line
 shows and how a finished deal is summed up.  A new game made of known phases
 plays on every face with no change here; a new phase needs one entry in
-``PHASES``, a new scoring family one in ``GAMES``.
+``PHASES``; what a game's seats show is its record's ``face`` (``callbreak.games``).
 
 How a person answers differs by face (keys, clicks, typed words), so each
 phase carries one hint per face; everything else is said once.
@@ -33,8 +33,8 @@ from callbreak.cards import SUIT_SYMBOLS
 from callbreak.decks import DECKS, REVERSED, STANDARD, Deck
 from callbreak.engine import Action, Observation, TrickView
 from callbreak.engine.deal import misdeal_reason
-from callbreak.engine.games import points_taken
 from callbreak.engine.tricks import trick_winner_offset
+from callbreak.games import GAMES, Face, find_game
 from callbreak.points import Points
 from callbreak.rules import Rules
 
@@ -46,7 +46,7 @@ CARD_PHASES = frozenset({"play", "discard", "exchange"})
 def deck_of(view: Observation) -> Deck:
     """The deck in force this deal, as the observation tells it (Rook placed, ranks reversed)."""
     deck = DECKS[view.rules.shape.deck]
-    if deck.name == "rook" and view.trump is not None and view.trump in deck.suits:
+    if deck.has_rook and view.trump is not None and view.trump in deck.suits:
         return deck.with_rook_in(deck.suits.index(view.trump))
     if view.reversed_ranks:
         return REVERSED
@@ -409,20 +409,6 @@ def phase_face(phase: str) -> PhaseFace:
 
 
 # ------------------------------------------------------------------------ games
-@dataclass(frozen=True)
-class GameFace:
-    """What a game's seats show while it is played and how a finished deal is summed up."""
-
-    stats: tuple[str, ...]
-    """A seat's status line, by stat name (see ``STAT_LABELS``)."""
-    summary: tuple[str, ...]
-    """The columns of a finished deal's summary (see ``COLUMN_LABELS``)."""
-    scoring: str
-    """One line on how the game scores, for the rules panel and the result card."""
-    stock: bool = False
-    """Whether the undealt stock matters to the players (it is drawn from) and is shown."""
-
-
 STAT_LABELS = {"call": "call", "bid": "bid", "won": "won", "card_points": "pts", "score": "score"}
 """Stats a seat's status line may show: ``call``, ``bid`` (the last bid, or pass), ``won``
 (tricks), ``card_points`` (Rook counters taken) and ``score`` (the running total)."""
@@ -436,49 +422,11 @@ COLUMN_LABELS = {
 }
 """Columns a finished deal's summary may show."""
 
-GAMES: dict[str, GameFace] = {
-    "callbreak": GameFace(
-        stats=("call", "won"),
-        summary=("call", "won", "points", "total"),
-        scoring="call/won, then points: call + 0.1 per extra trick, or −call.",
-    ),
-    "batak": GameFace(
-        stats=("bid", "won"),
-        summary=("bid", "won", "points", "total"),
-        scoring="bid/won: the bidder scores +bid if it won at least its bid, else −bid; "
-        "the others +1 a trick (−bid with no trick).",
-    ),
-    "rook": GameFace(
-        stats=("bid", "won", "card_points"),
-        summary=("bid", "won", "card_points", "points", "total"),
-        scoring="Card points (1 = 15, 14 and 10 = 10, 5 = 5, Rook and last trick = 20): "
-        "the bidder's side scores them if they reach the bid, else −bid each.",
-    ),
-    "snarples": GameFace(
-        stats=("bid", "won", "score"),
-        summary=("bid", "won", "points", "total"),
-        scoring="Countdown from 16, lower is better: −1 a trick (+5 with none, or a failed "
-        "bid); 0 or below wins, 33 or more is out of the game.",
-    ),
-    "donut": GameFace(
-        stats=("won", "score"),
-        summary=("won", "points", "total"),
-        scoring="Countdown from 15, lower is better: −1 a trick, +3 for a donut (no trick); "
-        "0 or below wins.",
-    ),
-    "horsethief": GameFace(
-        stats=("won", "score"),
-        summary=("won", "points", "total"),
-        scoring="Race to 15: +1 a trick, −5 for staying in and winning none.",
-        stock=True,
-    ),
-}
-"""Every scoring family of the family, as every face shows it."""
 
-
-def game_face(game: str) -> GameFace:
-    """The description of ``game`` (a game with no row shows as Call Break does)."""
-    return GAMES.get(game, GAMES["callbreak"])
+def game_face(game: str) -> Face:
+    """What the seats of ``game`` show (its record's face words); an unknown game is an
+    error, never drawn as another."""
+    return find_game(game).face
 
 
 def face_tables() -> dict[str, Any]:
@@ -487,12 +435,12 @@ def face_tables() -> dict[str, Any]:
         "phases": {name: phase.table() for name, phase in PHASES.items()},
         "games": {
             name: {
-                "stats": list(g.stats),
-                "summary": list(g.summary),
-                "scoring": g.scoring,
-                "stock": g.stock,
+                "stats": list(game.face.stats),
+                "summary": list(game.face.summary),
+                "scoring": game.face.scoring,
+                "stock": game.face.stock,
             }
-            for name, g in GAMES.items()
+            for name, game in GAMES.items()
         },
         "suits": SUIT_LABELS,
         "stat_labels": STAT_LABELS,
@@ -509,7 +457,7 @@ def last_bid(view: Observation, seat: int) -> int | str | None:
 
 def said(view: Observation, seat: int) -> str:
     """What ``seat`` has said this deal before the play, for the middle of the table."""
-    if view.phase in ("call", "misdeal", "declare") or view.game == "callbreak":
+    if view.phase in ("call", "misdeal", "declare") or view.rules.shape.calls:
         call = view.calls[seat]
         return "–" if call is None else str(call)
     if view.phase == "exchange":
@@ -574,7 +522,7 @@ def deal_facts(view: Observation, names: Sequence[str]) -> str:
         parts.append(f"face up {face(view.upcard)}")
     if view.reversed_ranks:
         parts.append("ranks reversed: 2 high, A low")
-    if view.declarer is not None and view.contract is not None and view.game != "callbreak":
+    if view.declarer is not None and view.contract is not None and not view.rules.shape.calls:
         parts.append(f"bid {view.contract} by {names[view.declarer]}")
     if view.partner_card is not None:
         who = "" if view.partner is None else f" ({names[view.partner]})"
@@ -624,6 +572,7 @@ def deal_result(entry: Any, rules: Rules, describe: Callable[[str], str] = str) 
     """
     deal = entry.deal
     over = deal.phase == "over"
+    counted = rules.shape.card_points
     bids: list[int | str | None] = [None] * deal.players
     for seat, bid in deal.bids:
         bids[seat] = bid
@@ -640,7 +589,7 @@ def deal_result(entry: Any, rules: Rules, describe: Callable[[str], str] = str) 
         contract=deal.contract,
         declarer=deal.declarer,
         partner=deal.partner if over and deal.partner_card is not None else None,
-        card_points=tuple(points_taken(deal)) if deal.deck.name == "rook" else None,
+        card_points=None if counted is None else tuple(counted(deal)),
         dealt_in=tuple(deal.dealt_in),
         dropped=tuple(sorted(deal.dropped)),
         trump=deal.trump,

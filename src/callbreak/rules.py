@@ -20,8 +20,9 @@ import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
+from callbreak.games import PRESETS, Game, find_game, find_preset
 from callbreak.points import Points
 
 
@@ -111,8 +112,8 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         "misdeal_faces",
         "AKQJ | KQJ | ...",
-        "Which honours keep a hand from being a misdeal (docs/rules/callbreak.md rule 2 uses "
-        "AKQJ; the Bhoos arena redeals a hand without J, Q or K: KQJ).",
+        "Which honours keep a hand from being a misdeal (docs/rules/callbreak.md rule 2 uses AKQJ; the Bhoos "
+        "arena redeals a hand without J, Q or K: KQJ).",
         _faces,
     ),
     Option(
@@ -235,8 +236,7 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         "min_bid",
         "1..200",
-        "Lowest bid of the auction (Batak 5; Call Partner 70, a choice of "
-        "docs/rules/rook-call-partner.md).",
+        "Lowest bid of the auction (Batak 5; Call Partner 70, a choice of docs/rules/rook-call-partner.md).",
         _int_range(1, 200),
     ),
     Option("max_bid", "1..200", "Highest bid of the auction.", _int_range(1, 200)),
@@ -271,106 +271,17 @@ OPTIONS: tuple[Option, ...] = (
 OPTION_BY_NAME: Mapping[str, Option] = {option.name: option for option in OPTIONS}
 
 
-_CALL_OPTIONS = (
+CALL_OPTIONS = (
     "players", "misdeal", "misdeal_faces", "misdeal_no_spade", "min_call", "max_call",
     "min_total_calls", "must_overtake", "must_trump", "no_waste_trump",
     "no_spade_lead_first_trick", "spades_broken", "declare_voids", "scoring", "success_window",
     "overtrick_points", "bonus_call", "bonus_points", "score_multiplier",
 )  # fmt: skip
-_MATCH_OPTIONS = ("match_deals", "match_end", "tie_break", "first_dealer")
-_BATAK_OPTIONS = (
+MATCH_OPTIONS = ("match_deals", "match_end", "tie_break", "first_dealer")
+BATAK_OPTIONS = (
     "players", "min_bid", "max_bid", "forced_bid", "must_overtake", "must_trump",
     "no_waste_trump", "spades_broken", "score_multiplier",
 )  # fmt: skip
-
-
-@dataclass(frozen=True)
-class GameShape:
-    """What a game is made of, as data: the engine adds its phases and scorer by ``name``.
-
-    Kept in the rules layer so that ``Rules`` can check ``players`` and say which
-    options a game has without importing the engine.
-    """
-
-    name: str
-    title: str
-    deck: str
-    """``standard`` (52 cards) or ``rook`` (57)."""
-    seats: tuple[int, int]
-    """Fewest and most players."""
-    hand_size: int
-    trump: int
-    """The fixed trump suit, or -1 when each deal decides it (chosen, turned up or none)."""
-    options: tuple[str, ...]
-    """The options of docs/rules/ this game has, in the order ``callbreak rules`` lists them."""
-    start: int = 0
-    """Every seat's score before the first deal (the countdown games start high)."""
-    lowest_wins: bool = False
-    """Countdown games: the lowest total wins the match."""
-    ends_at_zero: bool = False
-    """Countdown games: the match ends after a deal in which a seat reaches 0 or below."""
-    out_at: int | None = None
-    """Snarples: a seat with this score or more after a deal is out of the game."""
-
-
-GAMES: Mapping[str, GameShape] = {
-    "callbreak": GameShape(
-        "callbreak", "Call Break", "standard", (4, 4), 13, 0, _CALL_OPTIONS + _MATCH_OPTIONS
-    ),
-    "batak": GameShape(
-        "batak",
-        "Batak İhaleli",
-        "standard",
-        (4, 4),
-        13,
-        -1,
-        (*_BATAK_OPTIONS, *_MATCH_OPTIONS),
-    ),
-    "rook": GameShape(
-        "rook",
-        "Call Partner (Rook)",
-        "rook",
-        (4, 4),
-        13,
-        -1,
-        ("players", "min_bid", "max_bid", "bid_step", "last_trick_points", *_MATCH_OPTIONS),
-    ),
-    "snarples": GameShape(
-        "snarples",
-        "Snarples",
-        "standard",
-        (3, 8),
-        5,
-        -1,
-        ("players", "first_dealer"),
-        start=16,
-        lowest_wins=True,
-        ends_at_zero=True,
-        out_at=33,
-    ),
-    "donut": GameShape(
-        "donut",
-        "Donut",
-        "standard",
-        (4, 6),
-        5,
-        -1,
-        ("players", "first_dealer"),
-        start=15,
-        lowest_wins=True,
-        ends_at_zero=True,
-    ),
-    "horsethief": GameShape(
-        "horsethief",
-        "Horsethief",
-        "standard",
-        (3, 5),
-        5,
-        -1,
-        ("players", "match_end", "tie_break", "first_dealer"),
-    ),
-}
-"""Game shapes by name; a preset names its game."""
 
 
 def option_text(value: Any) -> str:
@@ -384,9 +295,10 @@ def option_text(value: Any) -> str:
 class Rules:
     """The rules of one game: a preset name, the game it plays, and every option's value.
 
-    The game (``GAMES``) fixes the structure (deck, hand size, seat range, a
-    fixed trump or none); options change the rest.  Only the game's own options
-    may be changed: ``replace(must_trump=...)`` on Call Partner is an error.
+    The game (its record, ``shape``: ``callbreak.games``) fixes the structure
+    (deck, hand size, seat range, a fixed trump or none); options change the
+    rest.  Only the game's own options may be changed: ``replace(must_trump=...)``
+    on Call Partner is an error.
     """
 
     name: str = "callbreak"
@@ -420,17 +332,14 @@ class Rules:
     last_trick_points: int = 20
     score_multiplier: int = 1
     # Facts of the game, set once in __post_init__ (read on hot paths; not options).
-    shape: GameShape = field(init=False, repr=False, compare=False)
+    shape: Game = field(init=False, repr=False, compare=False)
+    """The record of the game: everything that tells it from the others."""
     hand_size: int = field(init=False, repr=False, compare=False)
     trump_suit: int = field(init=False, repr=False, compare=False)
     """The fixed trump suit (0, spades, in Call Break), or -1 where each deal decides."""
 
-    PRESETS: ClassVar[dict[str, dict[str, Any]]] = {}
-
     def __post_init__(self) -> None:
-        if self.game not in GAMES:
-            raise ValueError(f"unknown game {self.game!r}: choose one of {', '.join(GAMES)}")
-        shape = GAMES[self.game]
+        shape = find_game(self.game)
         object.__setattr__(self, "shape", shape)
         object.__setattr__(self, "hand_size", shape.hand_size)
         object.__setattr__(self, "trump_suit", shape.trump)
@@ -442,7 +351,7 @@ class Rules:
                 raise ValueError(f"{option.name}={value!r} is not allowed: {error}") from None
             if checked != value or type(checked) is not type(value):
                 object.__setattr__(self, option.name, checked)
-        low, high = GAMES[self.game].seats
+        low, high = shape.seats
         if not low <= self.players <= high:
             seats = str(low) if low == high else f"{low} to {high}"
             raise ValueError(
@@ -466,22 +375,18 @@ class Rules:
     @property
     def title(self) -> str:
         """The game's name for people, e.g. "Call Bridge"."""
-        return PRESET_TITLES.get(self.name) or GAMES[self.game].title
+        preset = PRESETS.get(self.name)
+        return preset.title if preset is not None else self.shape.title
 
     @classmethod
     def preset(cls, name: str) -> Rules:
-        """The rules of a named preset of docs/rules/, e.g. ``callbreak``, ``callbridge``."""
-        try:
-            values = cls.PRESETS[name]
-        except KeyError:
-            raise ValueError(
-                f"unknown preset {name!r}: choose one of {', '.join(cls.PRESETS)}"
-            ) from None
-        return cls(name=name, **values)
+        """The rules of a named preset from docs/rules/, e.g. ``callbreak``, ``callbridge``."""
+        preset = find_preset(name)
+        return cls(name=name, game=preset.game, **preset.options)
 
     @classmethod
     def presets(cls) -> list[str]:
-        return list(cls.PRESETS)
+        return list(PRESETS)
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some options changed; an unknown name or bad value is a ValueError."""
@@ -502,7 +407,7 @@ class Rules:
 
     def changed(self) -> dict[str, Any]:
         """The options that differ from this preset's own values."""
-        base = Rules.preset(self.name) if self.name in self.PRESETS else Rules(game=self.game)
+        base = Rules.preset(self.name) if self.name in PRESETS else Rules(game=self.game)
         return {k: v for k, v in self.options().items() if getattr(base, k) != v}
 
     def to_dict(self) -> dict[str, Any]:
@@ -518,7 +423,7 @@ class Rules:
         data = dict(data)
         name = data.pop("preset", data.pop("name", "callbreak"))
         game = data.pop("game", None)
-        base = cls.preset(name) if name in cls.PRESETS else cls(name=name, game=game or "callbreak")
+        base = cls.preset(name) if name in PRESETS else cls(name=name, game=game or "callbreak")
         return base.replace(**data)
 
     def to_json(self) -> str:
@@ -559,65 +464,3 @@ class Rules:
         if bonus:
             return Points.whole(self.bonus_points)
         return Points.whole(call) + self.overtrick_points * max(0, won - call)
-
-
-PRESET_TITLES = {
-    "snarples": "Snarples",
-    "donut": "Donut",
-    "horsethief": "Horsethief",
-    "callbreak": "Call Break",
-    "callbreak-bhoos": "Call Break (Bhoos arena)",
-    "callbridge": "Call Bridge",
-    "batak-ihale": "Batak İhaleli",
-    "batak-koz-maca": "Batak Koz Maça",
-    "rook-call-partner": "Call Partner (Rook)",
-}
-
-Rules.PRESETS.update(
-    {
-        "callbreak": {},
-        "callbreak-bhoos": {"max_call": 8, "misdeal": "auto", "misdeal_faces": "KQJ"},
-        "callbridge": {
-            "min_call": 2,
-            "max_call": 12,
-            "misdeal": "off",
-            "must_overtake": False,
-            "scoring": "callbridge",
-            "success_window": "call_or_one_over",
-            "overtrick_points": 0,
-            "bonus_call": 8,
-            "bonus_points": 13,
-            "match_end": "open",
-        },
-        "batak-ihale": {
-            "game": "batak",
-            "min_bid": 5,
-            "max_bid": 13,
-            "forced_bid": 4,
-            "must_overtake": True,
-            "must_trump": "always",
-            "spades_broken": True,
-            "match_deals": 10,
-        },
-        "batak-koz-maca": {
-            "misdeal": "off",
-            "min_total_calls": None,
-            "must_trump": "always",
-            "spades_broken": True,
-            "overtrick_points": 0,
-            "match_deals": 10,
-        },
-        "snarples": {"game": "snarples", "min_bid": 1, "max_bid": 5, "tie_break": "shared"},
-        "donut": {"game": "donut", "tie_break": "shared"},
-        "horsethief": {"game": "horsethief", "match_end": "target:15", "tie_break": "shared"},
-        "rook-call-partner": {
-            "game": "rook",
-            "min_bid": 70,
-            "max_bid": 200,
-            "bid_step": 5,
-            "last_trick_points": 20,
-            "match_end": "target:500",
-            "tie_break": "shared",
-        },
-    }
-)

@@ -105,7 +105,7 @@ def lineup(seats: Sequence[str], players: int, *, rules: Rules | None = None) ->
         if rules is None:
             continue
         if remote.is_remote(spec):
-            why = None if rules.game == "callbreak" else "the Bhoos protocol is Call Break's only"
+            why = None if rules.shape.bhoos else "the Bhoos protocol is Call Break's only"
         else:
             why = refusal(spec, rules)
         if why is not None:
@@ -377,7 +377,7 @@ def _commitment(deal: Deal, seat: int) -> tuple[int | None, bool | None]:
         return call, deal.rules.success(call, deal.tricks[seat])
     if seat != deal.declarer or deal.contract is None:
         return None, None
-    if deal.rules.game == "rook":  # a contract in card points: made when the side scored
+    if deal.rules.shape.card_points is not None:  # card points: made when the side scored
         points = deal.points
         assert points is not None
         return deal.contract, points[seat].tenths > 0

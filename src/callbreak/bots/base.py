@@ -15,6 +15,10 @@ from typing import Any, Protocol, runtime_checkable
 from callbreak.engine import Action, Observation
 from callbreak.rules import Rules
 
+CALLS = "calls"
+"""The policy (``Game.policy``) of the call games, which every bot plays; a game's record
+names the policy that plays it, and the other policies are the heuristic's."""
+
 
 @runtime_checkable
 class Bot(Protocol):
@@ -154,7 +158,7 @@ def refusal(spec: str, rules: Rules) -> str | None:
     """
     from callbreak.engine import Deal
 
-    if rules.game == "callbreak":
+    if rules.shape.policy == CALLS:
         return None
     deal = Deal(rules, seed=0)
     seat = deal.to_act

@@ -33,7 +33,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from callbreak.bots.base import register_bot
+from callbreak.bots.base import CALLS, register_bot
 from callbreak.bots.expert_config import MODELS, ExpertConfig
 from callbreak.bots.heuristic import HeuristicBot, estimate_tricks
 from callbreak.bots.knowledge import read
@@ -231,7 +231,7 @@ class ExpertBot:
 
     # ------------------------------------------------------------------ entry
     def act(self, observation: Observation) -> Action:
-        if observation.game != "callbreak":
+        if observation.rules.shape.policy != CALLS:
             # Its search models one game's deal: refuse the others plainly, not by crashing.
             raise ValueError(
                 f"the expert bot plays Call Break, Call Bridge and Batak Koz Maça only yet, "

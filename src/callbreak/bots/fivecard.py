@@ -30,9 +30,13 @@ from callbreak.cards import cards_of
 from callbreak.decks import REVERSED, STANDARD, Deck
 from callbreak.engine import Action, Observation
 from callbreak.engine.tricks import beats
+from callbreak.games import HELD
 
 if TYPE_CHECKING:
     from callbreak.bots.heuristic import HeuristicBot
+
+POLICY = "five-card"
+"""The policy name (``Game.policy``) of the games this module plays."""
 
 STRIDE = 13
 SUIT_LETTERS = "SHDC"
@@ -158,7 +162,7 @@ def table_before_play(observation: Observation, trump: int, opponents: int) -> T
     upcard = _upcard(observation)
     if upcard is not None:
         gone |= 1 << upcard
-        if observation.game == "donut" and seat != observation.dealer:
+        if observation.rules.shape.upcard == HELD and seat != observation.dealer:
             known[observation.dealer] = 1 << upcard
     counts = {-1 - i: size for i in range(opponents)}
     if known:
@@ -266,26 +270,30 @@ def stays_in(observation: Observation) -> bool:
     """Whether playing the deal is worth more than dropping (or sitting) out.
 
     Playing is worth the expected tricks less the penalty for none times its
-    chance: +5 in Snarples and Horsethief, +3 in Donut.  Sitting out is free,
-    except in Snarples at a score of 3 or less (+1).  In Horsethief the hand is
-    judged as it will be after the exchange: weak side cards redrawn blind.
+    chance (the record's ``hints.none_cost``: +5 in Snarples and Horsethief, +3
+    in Donut).  Sitting out is free, except where the record says it costs at a
+    low score (Snarples: +1 at 3 or less).  Where an exchange follows
+    (Horsethief) the hand is judged as it will be after it: weak side cards
+    redrawn blind.
     """
-    game = observation.game
+    game = observation.rules.shape
+    penalty = game.hints.none_cost
     players = len(observation.active) - len(observation.dropped)
     table = table_before_play(observation, trump_of(observation), max(1, players - 1))
-    if game == "horsethief":
+    if "exchange" in game.phase_names:
         tricks, none = 0.0, 1.0
         for card, chance in card_chances(table):
             if card // STRIDE != table.trump and chance < KEEP:
                 chance = max(chance, DRAW_CHANCE)
             tricks += chance
             none *= 1.0 - chance
-        return tricks - 5 * none > 0
+        return tricks - penalty * none > 0
     tricks, none = evaluate(table)
-    if game == "donut":
-        return tricks - 3 * none > 0
-    cost = 1.0 if score_of(observation, observation.seat) <= 3 else 0.0
-    return tricks - 5 * none > -cost
+    cost = 0.0
+    if game.hints.sit_out is not None:
+        at_most, fee = game.hints.sit_out
+        cost = float(fee) if score_of(observation, observation.seat) <= at_most else 0.0
+    return tricks - penalty * none > -cost
 
 
 def snarples_settle(observation: Observation) -> Action:
@@ -348,7 +356,7 @@ def table_in_play(observation: Observation) -> Table:
     upcard = _upcard(observation)
     if upcard is not None and not observation.played_mask >> upcard & 1:
         gone |= 1 << upcard
-        if observation.game == "donut" and seat != observation.dealer:
+        if observation.rules.shape.upcard == HELD and seat != observation.dealer:
             known[observation.dealer] = 1 << upcard
     counts = {
         s: size - rounds - (s in played_now) - known.get(s, 0).bit_count()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from callbreak.bots.base import register_bot
+from callbreak.bots.base import CALLS, register_bot
 from callbreak.bots.knowledge import Knowledge, read
 from callbreak.bots.search._core import popcount
 from callbreak.cards import CARD_NAMES, RANK_COUNT, SUIT_MASKS, parse_card
@@ -92,8 +92,9 @@ class HeuristicBot:
         if phase == "play" and self.blunder and self._rng.random() < self.blunder:
             action: Action = self._rng.choice(observation.legal)
             return action
-        if observation.game != "callbreak":
-            return _family_policy(observation.game)(self, observation)
+        policy = observation.rules.shape.policy
+        if policy != CALLS:
+            return _family_policy(policy)(self, observation)
         if phase == "call":
             return self.call(observation)
         if phase == "misdeal":
@@ -180,22 +181,23 @@ class HeuristicBot:
         )
 
 
-def _family_policy(game: str) -> Callable[[HeuristicBot, Observation], Action]:
-    """The policy of another game of the family; Call Break's own is the class above.
+def _family_policy(policy: str) -> Callable[[HeuristicBot, Observation], Action]:
+    """The policy a game's record names (``Game.policy``), for the games that are not
+    played by calls; the call games' own policy is the class above.
 
     Imported here, not at the top, because those modules build on this one
     (its hand evaluation and trick play).
     """
-    if game == "batak":
+    if policy == "trump-auction":
         from callbreak.bots import batak
 
         return batak.act
-    if game == "rook":
+    if policy == "point-auction":
         from callbreak.bots import rook
 
         return rook.act
-    if game in ("snarples", "donut", "horsethief"):
+    if policy == "five-card":  # fivecard.POLICY, which imports this module
         from callbreak.bots import fivecard
 
         return fivecard.act
-    raise ValueError(f"the heuristic does not know the game {game!r}")
+    raise ValueError(f"the heuristic does not know the policy {policy!r}")

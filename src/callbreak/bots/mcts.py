@@ -32,7 +32,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from callbreak.bots.base import register_bot
+from callbreak.bots.base import CALLS, register_bot
 from callbreak.bots.heuristic import HeuristicBot
 from callbreak.cards import CARD_NAMES, RANK_COUNT, SUIT_MASKS, parse_card
 from callbreak.engine import Action, Observation
@@ -113,7 +113,7 @@ class MctsBot:
         self._search()
 
     def act(self, observation: Observation) -> Action:
-        if observation.game != "callbreak":
+        if observation.rules.shape.policy != CALLS:
             return self._heuristic.act(observation)
         if observation.phase == "call":
             return self.call(observation)

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from callbreak.bots.base import Bot, register_bot
+from callbreak.bots.base import CALLS, Bot, register_bot
 from callbreak.bots.expert import ExpertBot
 from callbreak.bots.heuristic import HeuristicBot
 from callbreak.bots.knowledge import Knowledge
@@ -91,7 +91,7 @@ class StyleBot(HeuristicBot):
         self._family = HeuristicBot(seed=seed, caution=caution, blunder=blunder)
 
     def act(self, observation: Observation) -> Action:
-        if observation.game != "callbreak":
+        if observation.rules.shape.policy != CALLS:
             return self._family.act(observation)
         return super().act(observation)
 
@@ -192,7 +192,7 @@ class PlainExpertBot(ExpertBot):
     preset = "plain"
 
     def act(self, observation: Observation) -> Action:
-        if observation.game != "callbreak":
+        if observation.rules.shape.policy != CALLS:
             return self._heuristic.act(observation)
         return super().act(observation)
 

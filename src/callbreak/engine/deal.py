@@ -3,7 +3,7 @@
 The public ``Deal`` validates every action and explains refusals; it keeps just
 enough state (masks and small lists) that random play through it stays fast.
 The phases before the play (misdeal, call, declare, auction, discard, trump,
-partner, ...) are objects listed by the game's spec (``engine/games.py``) and
+partner, ...) are objects listed by the game's record (``callbreak.games``) and
 walked by ``advance``; the card play is inlined in ``act`` because every random
 playout goes through it.  State the phases leave (calls, bids, contract, trump,
 partner) lives here, where ``observe`` reads what is public.
@@ -20,9 +20,10 @@ from callbreak import cards
 from callbreak.cards import DECK_SIZE, RANK_COUNT, RANKS, SUIT_MASKS
 from callbreak.decks import DECKS, REVERSED, ROOK_FREE, ROOK_SLOT, STANDARD, Deck, reverse_ranks
 from callbreak.engine.errors import IllegalAction
-from callbreak.engine.games import SPECS, Context, GameSpec, Layout, deal_round
+from callbreak.engine.games import Context, Layout, deal_round
 from callbreak.engine.phases import Phase
 from callbreak.engine.tricks import PlayRules, beats, explain_illegal, legal_mask
+from callbreak.games import Game
 from callbreak.points import Points
 from callbreak.rules import Rules
 
@@ -35,7 +36,7 @@ Action = int | str | bool
 MISDEAL, CALL, DECLARE, PLAY, OVER, VOID = "misdeal", "call", "declare", "play", "over", "void"
 AUCTION, TRUMP, DISCARD, PARTNER = "auction", "trump", "discard", "partner"
 
-_Engine = tuple[PlayRules, GameSpec, Deck, int, tuple[int, ...]]
+_Engine = tuple[PlayRules, Game, Deck, int, tuple[int, ...]]
 _ENGINE_CACHE: dict[Rules, _Engine] = {}
 _LAST_ENGINE: list[Any] = [None, None]
 
@@ -54,7 +55,7 @@ def _engine(rules: Rules) -> _Engine:
     if cached is None:
         cached = _ENGINE_CACHE[rules] = (
             PlayRules.of(rules),
-            SPECS[rules.game],
+            rules.shape,
             DECKS[rules.shape.deck],
             rules.hand_size,
             tuple(range(rules.players)),
@@ -260,10 +261,10 @@ class Deal:
         if hands is not None and deck is not None:
             raise ValueError("give the hands or the deck, not both")
         if deck is not None:
-            self._lay_out(spec.deal(self._check_deck(deck), self._deal_order(), rules.hand_size))
+            self._lay_out(spec.dealing(self._check_deck(deck), self._deal_order(), rules.hand_size))
         elif hands is not None:
             self.dealt = self._check_hands(hands)
-            if spec.deal is not deal_round:
+            if spec.dealing is not deal_round:
                 raise ValueError(
                     f"{rules.title} deals more than hands (a nest, a stock or a face-up card): "
                     "give the whole deck with deck=[...]"
@@ -272,7 +273,7 @@ class Deal:
             self.dealt = shuffled_hands(n, dealer, random.Random(seed))
         else:
             order = shuffled_deck(self.deck, random.Random(seed))
-            self._lay_out(spec.deal(order, self._deal_order(), rules.hand_size))
+            self._lay_out(spec.dealing(order, self._deal_order(), rules.hand_size))
         self.hands = list(self.dealt)
         self._input = self.deck.inputs
         self._names = cards.hand_names if self.deck is STANDARD else self.deck.hand_names
@@ -460,7 +461,7 @@ class Deal:
     def set_trump(self, suit: int) -> None:
         """Trump for this deal; in the Rook deck the Rook joins that colour wherever it lies."""
         self._play_rules = self._play_rules._replace(trump=suit)
-        if self.deck.name == "rook":
+        if self.deck.has_rook:
             self.deck = self.deck.with_rook_in(suit)
             self._input = self.deck.inputs
             self._names = self.deck.hand_names
@@ -663,7 +664,7 @@ class Deal:
     def card_or_refuse(self, action: Action) -> int:
         """The card an action names, or IllegalAction saying how cards are written."""
         if isinstance(action, bool) or not isinstance(action, (int, str)):
-            example = "1R or 14G" if self.deck.name == "rook" else "AS or TD"
+            example = "1R or 14G" if self.deck.has_rook else "AS or TD"
             raise IllegalAction(f"{action!r} is not a card: play a card such as {example}", "card")
         try:
             return self.deck.parse(action)

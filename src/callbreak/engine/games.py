@@ -1,9 +1,8 @@
-"""Each game of the family as a spec: how its cards are dealt, its phases, its scorer.
+"""The engine's pieces that the games compose: how cards are dealt, how a deal is scored.
 
-The shape (deck, seats, hand size, fixed trump, options) is data in
-``callbreak.rules.GAMES``; here each game adds what the engine runs.  A new
-game is an entry in both tables plus, where needed, a phase in ``phases.py``
-and a scorer below, never a copy of ``Deal``.
+A game's record (``callbreak.games``) names its dealing and its scorer from
+here and its phases from ``phases.py``; a new game reuses these or adds its
+own beside them, never a copy of ``Deal``.
 """
 
 from __future__ import annotations
@@ -13,25 +12,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from callbreak.decks import ROOK_NUMBERS, ROOK_SLOT, ROOK_STRIDE
-from callbreak.engine.phases import (
-    Auction,
-    Call,
-    Declare,
-    Discard,
-    DonutDrop,
-    DonutTrump,
-    Exchange,
-    HorsethiefDrop,
-    Misdeal,
-    OneRoundAuction,
-    Partner,
-    Phase,
-    Play,
-    Settle,
-    SitOut,
-    Trump,
-    TurnedTrump,
-)
 from callbreak.points import Points
 
 if TYPE_CHECKING:
@@ -238,53 +218,3 @@ def spade_out(deal: Deal) -> int | None:
     if deal.trump != "S" or deal.unplayed:
         return None
     return next((s for s in deal.active if deal.tricks[s] == deal.rules.hand_size), None)
-
-
-@dataclass(frozen=True)
-class GameSpec:
-    """What the engine runs for one game."""
-
-    name: str
-    phases: tuple[Phase, ...]
-    deal: Callable[[Sequence[int], Sequence[int], int], Layout]
-    scorer: Scorer
-    wins_at_once: Callable[[Deal], int | None] | None = None
-    """A deal that ends the match on the spot, naming its winner (Snarples' spade out)."""
-    needs_context: bool = False
-    """Whether its deals read the match's scores, sit-outs or seats out of the game."""
-
-
-SPECS: dict[str, GameSpec] = {
-    "callbreak": GameSpec(
-        "callbreak", (Misdeal(), Call(), Declare(), Play()), deal_round, call_scores
-    ),
-    "batak": GameSpec("batak", (Auction(), Trump(), Play("declarer")), deal_round, batak_scores),
-    "snarples": GameSpec(
-        "snarples",
-        (OneRoundAuction(), Trump(), SitOut(), Settle(), Play("declarer")),
-        deal_round,
-        snarples_scores,
-        wins_at_once=spade_out,
-        needs_context=True,
-    ),
-    "donut": GameSpec(
-        "donut",
-        (DonutTrump(), DonutDrop(), Play()),
-        deal_upcard_last,
-        donut_scores,
-        needs_context=True,
-    ),
-    "horsethief": GameSpec(
-        "horsethief",
-        (TurnedTrump(), HorsethiefDrop(), Exchange(), Play()),
-        deal_upcard_next,
-        horsethief_scores,
-    ),
-    "rook": GameSpec(
-        "rook",
-        (Auction(dealer_first=True), Discard(), Trump(), Partner(), Play("after_declarer")),
-        deal_with_nest,
-        rook_scores,
-    ),
-}
-"""Specs by game name (``Rules.game``)."""

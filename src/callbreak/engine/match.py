@@ -15,7 +15,7 @@ from typing import Any
 
 from callbreak.decks import DECKS, STANDARD, Deck
 from callbreak.engine.deal import OVER, VOID, Action, Deal
-from callbreak.engine.games import SPECS, Context
+from callbreak.engine.games import Context
 from callbreak.engine.observation import Observation, observe, observe_public
 from callbreak.points import Points
 from callbreak.rules import Rules
@@ -150,7 +150,7 @@ class Match:
         """Seats out of the game (Snarples at 33 or more): no longer dealt in."""
         self.sat_out = [0] * self.players
         """Deals in a row each seat has sat out (Snarples may not sit out a third)."""
-        self._spec = SPECS[rules.game]
+        self._spec = rules.shape
         self.deal: Deal = self._new_deal(self.dealer_draw.dealer)
         if self.deal.over:  # thrown in as dealt (misdeal=auto, misdeal_no_spade)
             self._settle()

@@ -215,7 +215,7 @@ def _build(
     partner = None
     if partner_card is not None and (deal.partner_known or deal.partner == seat):
         partner = deal.partner
-    rook = deal.deck.name == "rook"
+    rook = deal.deck.has_rook
     # Calls and bids are made in turn, so a seat sees only those already made; all are public.
     return Observation(
         seat=seat,

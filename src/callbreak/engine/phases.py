@@ -1,6 +1,6 @@
 """The phases of a deal before and after the play, each an object with one lifecycle.
 
-A game's spec (``engine/games.py``) lists its phases in order.  ``Deal`` walks
+A game's record (``callbreak.games``) lists its phases in order.  ``Deal`` walks
 them: ``begin`` sets up the phase and says who acts (or returns False to skip
 it: nobody qualifies, or the option is off); ``legal`` lists the actions of the
 seat to act; ``act`` checks and applies one, raising ``IllegalAction`` that names

@@ -632,7 +632,7 @@ class BatchCallBreak:
         parallel: bool = False,
     ) -> None:
         rules = rules if rules is not None else Rules.preset("callbreak")
-        if rules.game != "callbreak" or rules.players != PLAYERS:
+        if not rules.shape.calls or rules.players != PLAYERS:
             raise ValueError(f"the batch env plays the four-seat call games, not {rules.name}")
         if rules.declare_voids:
             raise ValueError("the batch env has no yes/no actions: declare_voids must be off")
@@ -796,7 +796,7 @@ class KernelTable:
     def serves(rules: Rules) -> bool:
         """Whether the kernel plays ``rules``: the four-seat call games, without void
         declarations (a yes/no phase inside the play)."""
-        return rules.game == "callbreak" and rules.players == PLAYERS and not rules.declare_voids
+        return rules.shape.calls and rules.players == PLAYERS and not rules.declare_voids
 
     def load(
         self, hands: list[int], dealer: int, to_act: int, totals: list[int] | None = None

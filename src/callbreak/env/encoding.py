@@ -86,15 +86,14 @@ import numpy.typing as npt
 
 from callbreak.decks import DECKS, REVERSED, ROOK_FREE, ROOK_SLOT, ROOK_STRIDE
 from callbreak.engine import Action, Observation
-from callbreak.engine.games import SPECS
 from callbreak.engine.phases import DONE, GIVE, IN, OUT, TAKE, Auction, Call, Trump
 from callbreak.rules import Rules
 
 SCORE_CLIP = 10.0
 """Scaled scores are clipped to ±this, so the observation space has finite bounds."""
 
-FIVE_CARD_GAMES = frozenset({"snarples", "donut", "horsethief"})
-"""The games with the five-card fields (drops, upcard, stock, exchanges)."""
+FIVE_CARD_POLICY = "five-card"
+"""The games of this bot policy have the five-card fields (drops, upcard, stock, exchanges)."""
 
 Vector = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
@@ -111,10 +110,10 @@ class Encoder:
         self.rules = rules
         self.players = p = rules.players
         self.game = rules.game
-        spec = SPECS[rules.game]
+        spec = rules.shape
         deck = DECKS[rules.shape.deck]
-        self.rook = deck.name == "rook"
-        self.five = rules.game in FIVE_CARD_GAMES
+        self.rook = deck.has_rook
+        self.five = spec.policy == FIVE_CARD_POLICY
         self.hand_size = h = rules.hand_size
         self.deck_size = deck.size
         # Card index: the pack order, the Rook last (it is the last card of ROOK_DECK.cards).
@@ -249,15 +248,7 @@ class Encoder:
     @staticmethod
     def _score_scale(rules: Rules) -> float:
         """The largest swing of one deal, so scaled points stay in [-1, 1]."""
-        if rules.game == "rook":
-            return 200.0
-        if rules.game == "batak":
-            return 13.0 * rules.score_multiplier
-        if rules.game == "snarples":
-            return 6.0  # sat out at 3 or less (+1), then given +5 by the bidder
-        if rules.game in FIVE_CARD_GAMES:
-            return 5.0  # five tricks, or Horsethief's -5 and Donut's +3 for none
-        return float(max(13, rules.bonus_points) * rules.score_multiplier)
+        return rules.shape.swing(rules)
 
     # ------------------------------------------------------------- actions
     def action_index(self, action: Action) -> int:

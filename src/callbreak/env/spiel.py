@@ -41,7 +41,7 @@ except ImportError:  # stays importable (doctest collection, docs); register() s
 
 from callbreak.decks import DECKS
 from callbreak.engine import Deal, Observation
-from callbreak.engine.games import SPECS, deal_upcard_next, deal_with_nest
+from callbreak.engine.games import deal_upcard_next, deal_with_nest
 from callbreak.engine.phases import DONE
 from callbreak.env.encoding import Encoder
 from callbreak.rules import Rules
@@ -67,7 +67,7 @@ def chance_cards(rules: Rules) -> int:
     """How many cards chance deals: those that can matter to the deal."""
     dealt = rules.players * rules.hand_size
     size = DECKS[rules.shape.deck].size
-    deal = SPECS[rules.game].deal
+    deal = rules.shape.dealing
     if deal is deal_with_nest:
         return size  # the hands and the nest: the whole pack
     if deal is deal_upcard_next:

@@ -28,7 +28,6 @@ from callbreak.cards import CARD_NAMES, cards_of, parse_card
 from callbreak.decks import DECKS, Deck
 from callbreak.engine.deal import OVER, PLAY, VOID, Deal
 from callbreak.engine.errors import IllegalAction
-from callbreak.engine.games import SPECS
 from callbreak.engine.match import DealerDraw, Match
 from callbreak.engine.phases import Play
 from callbreak.points import Points
@@ -245,7 +244,7 @@ class _Replay:
             raise RecordError(f"rules: {error}") from None
         self.players = self.rules.players
         self.deck: Deck = DECKS[self.rules.shape.deck]
-        self.spec = SPECS[self.rules.game]
+        self.spec = self.rules.shape
         play = self.spec.phases[-1]
         self.first_leader = _FIRST_LEADER[play.leader if isinstance(play, Play) else "after_dealer"]
         self.deals = _list(_field(record, "deals", "record"), "deals", "deals")
@@ -327,7 +326,7 @@ class _Replay:
         listed = _list(_field(data, "stock", label), where, "the stock")
         stock = self._cards(listed, where, "the stock", owner)
         seats = sorted(dealt_in, key=lambda seat: (seat - dealer - 1) % n)
-        traced = self.spec.deal(list(range(deck.size)), seats, size)
+        traced = self.spec.dealing(list(range(deck.size)), seats, size)
         up = traced.upcard
         upcard = self._upcard(index, up is not None)
         order: list[int | None] = [None] * deck.size

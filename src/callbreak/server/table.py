@@ -23,8 +23,7 @@ from typing import Any
 from callbreak.bots import Bot, make_bot
 from callbreak.engine import IllegalAction, Match
 from callbreak.engine.deal import Deal
-from callbreak.engine.games import points_taken
-from callbreak.faces import deal_result, game_face, summary_cell
+from callbreak.faces import deal_result, summary_cell
 from callbreak.points import Points
 from callbreak.record import match_record
 from callbreak.record.fair import SCHEME, commitment, fair_record
@@ -352,8 +351,9 @@ def scoreboard(match: Match, start: int = 0) -> list[dict[str, Any]]:
     thrown in, ``unplayed`` decided without play).
     """
     rows = []
-    game = match.rules.game
-    columns = game_face(game).summary
+    game = match.rules.shape
+    columns = game.face.summary
+    counted = game.card_points
     for entry in match.entries[start:]:
         deal = entry.deal
         points = deal.points
@@ -362,7 +362,7 @@ def scoreboard(match: Match, start: int = 0) -> list[dict[str, Any]]:
             {
                 "number": entry.number,
                 "dealer": deal.dealer,
-                "calls": list(deal.calls) if game == "callbreak" else None,
+                "calls": list(deal.calls) if game.calls else None,
                 "bids": [[seat, bid] for seat, bid in deal.bids],
                 "last_bids": list(result.last_bids),
                 "contract": deal.contract,
@@ -379,7 +379,7 @@ def scoreboard(match: Match, start: int = 0) -> list[dict[str, Any]]:
                 "dropped": sorted(deal.dropped),
                 "settled": deal.settled,
                 "tricks": list(deal.tricks),
-                "card_points": points_taken(deal) if game == "rook" else None,
+                "card_points": None if counted is None else counted(deal),
                 "points": None if points is None else [str(p) for p in points],
                 "totals": [str(t) for t in entry.totals],
                 "void": deal.void_reason,

@@ -32,10 +32,7 @@ from callbreak.engine import Action, Observation
 from callbreak.engine.deal import misdeal_reason
 from callbreak.engine.tricks import beats
 from callbreak.faces import deck_of, face, suit_label, trump_index
-
-NONE_COST = {"snarples": 5, "donut": 3, "horsethief": 5}
-"""What winning no trick costs a seat that played
-(docs/rules/snarples.md, docs/rules/donut.md, docs/rules/horsethief.md)."""
+from callbreak.games import TURNED_OUT
 
 
 def explain(observation: Observation, action: Action) -> str:
@@ -148,7 +145,7 @@ def _opponents(view: Observation) -> int:
 
 def _five(view: Observation) -> bool:
     """Snarples, Donut, Horsethief: five cards each, most of the pack out of play."""
-    return view.game in NONE_COST
+    return view.rules.shape.policy == fivecard.POLICY
 
 
 def _rating(view: Observation, suit: int) -> float:
@@ -178,14 +175,14 @@ def _auction(view: Observation, action: Action) -> str:
     """Bid what the hand can make, pass what it cannot: a failed bid is the costly outcome."""
     bids = [b for b in view.legal if isinstance(b, int)]
     lowest = bids[0] if bids else None
-    if view.game == "rook":
+    hints = view.rules.shape.hints
+    defend = hints.defend
+    if _card_points(view):
         value, slack = rook.estimate_points(view.hand_mask), 0.0
         base = f"your hand should bring your side about {value:.0f} points"
-        defend = "defending, your side keeps every point it takes"
     else:
         value, slack = _rating(view, _best_suit(view)), 0.5
         base = _rates(view, _best_suit(view))
-        defend = "as a defender each trick is +1" if view.game == "batak" else "each trick is −1"
     if lowest is None:
         return f"{base}: no higher bid is left"
     if not isinstance(action, int):
@@ -194,14 +191,17 @@ def _auction(view: Observation, action: Action) -> str:
         return f"{base}, but failing a bid of {lowest} costs {_fail(view, lowest)}: {defend}"
     if action > value + slack:
         return f"{base}: {action} is a stretch, and failing it costs {_fail(view, action)}"
-    prize = "takes the nest" if view.game == "rook" else "names trump"
-    return f"{base}: {action} is within reach, and the bidder {prize}"
+    return f"{base}: {action} is within reach, and the bidder {hints.bid_prize}"
+
+
+def _card_points(view: Observation) -> bool:
+    """Whether the game counts card points, not tricks (Call Partner)."""
+    return view.rules.shape.card_points is not None
 
 
 def _fail(view: Observation, bid: int) -> str:
-    """What a failed bid costs the bidder (docs/rules/batak-ihale.md,
-    docs/rules/snarples.md, docs/rules/rook-call-partner.md)."""
-    return "+5" if view.game == "snarples" else f"−{bid}"
+    """What a failed bid costs the bidder (docs/rules/batak-ihale.md, §5, §8)."""
+    return view.rules.shape.hints.failed_bid.format(bid=bid)
 
 
 def _trump(view: Observation, action: Action) -> str:
@@ -209,7 +209,7 @@ def _trump(view: Observation, action: Action) -> str:
     deck = deck_of(view)
     suit = deck.suits.index(str(action))
     label = suit_label(deck, deck.suits[suit])
-    if view.game == "rook":
+    if _card_points(view):
         hand = view.hand_mask
         length = (hand & deck.suit_masks[suit]).bit_count() + (hand >> ROOK_FREE & 1)
         best = rook.best_trump(hand)
@@ -222,8 +222,9 @@ def _trump(view: Observation, action: Action) -> str:
     reason = _rates(view, suit)
     if _rating(view, best) > _rating(view, suit) + 0.05:
         reason += f" ({_rating(view, best):.1f} with {suit_label(deck, deck.suits[best])})"
-    if view.game == "snarples" and deck.suits[suit] == "S":
-        return f"{reason}; with spades nobody may sit out"
+    note = view.rules.shape.hints.trump_notes.get(deck.suits[suit])
+    if note is not None:
+        return f"{reason}; {note}"
     if view.contract is not None and view.declarer == view.seat:
         return f"{reason}: your bid is {view.contract}"
     return f"{reason}: every trick is −1"
@@ -250,9 +251,10 @@ def _drop(view: Observation, action: Action) -> str:
     (but for a low Snarples score), so a hand likely to take nothing sits out."""
     table = fivecard.table_before_play(view, fivecard.trump_of(view), _opponents(view))
     tricks, none = fivecard.evaluate(table)
-    cost = NONE_COST[view.game]
+    game = view.rules.shape
+    cost = game.hints.none_cost
     rating = f"your hand rates about {tricks:.1f} tricks with a {none:.0%} chance of none"
-    if view.game == "horsethief":
+    if not game.lowest_wins:
         worth = (
             f"staying in is worth about {_signed(tricks - cost * none)} as dealt (−{cost} for none)"
         )
@@ -260,8 +262,9 @@ def _drop(view: Observation, action: Action) -> str:
     moves = f"playing moves your score about {_signed(cost * none - tricks)} (+{cost} for none)"
     out = "dropping 0"
     score = fivecard.score_of(view, view.seat)
-    if view.game == "snarples" and score <= 3:
-        out = f"sitting out +1 at your score of {_whole(score)}"
+    sit_out = game.hints.sit_out
+    if sit_out is not None and score <= sit_out[0]:
+        out = f"sitting out +{sit_out[1]} at your score of {_whole(score)}"
     return f"{rating}: {moves}, {out}"
 
 
@@ -374,7 +377,7 @@ class _Seen:
                 if card // deck.stride != cards[0] // deck.stride:
                     voids[seat] = voids.get(seat, 0) | 1 << cards[0] // deck.stride
         known = view.hand_mask | view.played_mask | deck.parse_hand(list(view.discards or ()))
-        if view.upcard is not None and view.game == "horsethief":
+        if view.upcard is not None and view.rules.shape.upcard == TURNED_OUT:
             known |= 1 << deck.parse(view.upcard)  # turned up and never drawn
         trick = tuple(deck.parse(c) for c in view.trick.cards)
         seats = view.trick.seats(view.players)
@@ -422,28 +425,26 @@ class _Seen:
 
 
 def _play(view: Observation, action: Action) -> str:
-    if view.game == "callbreak":
+    if view.rules.shape.calls:
         return _explain_card(view, parse_card(str(action)))
     seen = _Seen.read(view)
     card = seen.deck.parse(str(action))
-    if view.game == "rook":
+    if _card_points(view):
         return _rook_card(view, seen, card)
     return _trick_card(view, seen, card)
 
 
 def _stake(view: Observation) -> str:
     """What one more trick is worth to this seat now, in its game."""
-    me, game = view.seat, view.game
+    me, hints = view.seat, view.rules.shape.hints
     won = view.tricks_won[me]
     bid = view.contract
-    if game in ("batak", "snarples") and me == view.declarer and bid is not None:
+    if hints.bid_made is not None and me == view.declarer and bid is not None:
         need = bid - won
         if need > 0:
             return _need_text(need) + f" for your bid of {bid}"
-        return "your bid is made, and " + (
-            "each more trick is one the defenders lose" if game == "batak" else "each trick is −1"
-        )
-    if game == "batak" and bid is not None and view.declarer is not None:
+        return "your bid is made, and " + hints.bid_made
+    if hints.defenders_score and bid is not None and view.declarer is not None:
         if not won:
             return f"a first trick saves you the −{bid}"
         short = bid - view.tricks_won[view.declarer]
@@ -454,9 +455,8 @@ def _stake(view: Observation) -> str:
             return f"each trick is +1, and the bidder still needs {short}"
         return "each trick is +1"
     if not won:
-        what = "+3 donut" if game == "donut" else f"{'−' if game == 'horsethief' else '+'}5"
-        return f"a first trick saves you the {what}"
-    return "each trick is +1" if game == "horsethief" else "each trick is −1"
+        return f"a first trick saves you the {hints.no_trick}"
+    return hints.trick
 
 
 def _chance(view: Observation, seen: _Seen, card: int) -> float:

@@ -28,8 +28,8 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from callbreak.cards import SUIT_SYMBOLS, SUITS
+from callbreak.decks import DECKS
 from callbreak.engine import Action, IllegalAction, Observation, TrickView
-from callbreak.engine.games import SPECS
 from callbreak.faces import (
     CARD_PHASES,
     DealResult,
@@ -42,6 +42,7 @@ from callbreak.faces import (
     seat_places,
     trick_winner,
 )
+from callbreak.games import find_game
 from callbreak.review import reviewable
 from callbreak.tui.advice import explain
 from callbreak.tui.render import (
@@ -82,8 +83,8 @@ KEYS_HELP: tuple[tuple[str, str], ...] = (
 
 def keys_help(rules: Any) -> list[tuple[str, str]]:
     """The keys of the game in force: the common ones, then those of the phases it has."""
-    phases = {phase.name for phase in SPECS[rules.game].phases}
-    rook = rules.shape.deck == "rook"
+    phases = set(rules.shape.phase_names)
+    rook = DECKS[rules.shape.deck].has_rook
     keys = list(KEYS_HELP[:2])
     if rook:
         keys.append(("1r, 14g, 10b", "type a card: number then colour (R Y G B)"))
@@ -605,7 +606,7 @@ class CallBreakApp(App[None]):
 
     @staticmethod
     def _spelling(view: Observation) -> str:
-        if view.rules.shape.deck == "rook":
+        if DECKS[view.rules.shape.deck].has_rook:
             return "type number then colour, e.g. 1r, 14g"
         return "type rank then suit, e.g. as, td"
 
@@ -1024,7 +1025,7 @@ class CallBreakApp(App[None]):
         points = result.points[me] if result.points else None
         if points is None:
             return Text("")
-        if result.game != "callbreak":
+        if not find_game(result.game).calls:
             return Text(self._family_verdict(result, points), style="bold")
         if call is None:
             return Text("")
@@ -1125,7 +1126,7 @@ class CallBreakApp(App[None]):
         for key, meaning in keys_help(rules):
             keys.add_row(key, meaning)
         changed = rules.changed()
-        title = "" if rules.game == "callbreak" else f"{rules.title} · "
+        title = "" if rules.shape.calls else f"{rules.title} · "
         heading = f"Rules: {title}{rules.name}" + (
             " with " + ", ".join(f"{k}={v}" for k, v in changed.items()) if changed else ""
         )
@@ -1146,7 +1147,7 @@ class CallBreakApp(App[None]):
         body: list[RenderableType] = [scoresheet(session.results(), names, session.totals)]
         if not session.results():
             body.append(Text("No deal finished yet.", style="dim"))
-        if session.rules.game == "callbreak":
+        if session.rules.shape.calls:
             legend = "Each cell: called/won, then the points; Σ is the running total."
         else:
             legend = "Each cell: tricks won (the bidder's bid), then the points; Σ: running total."

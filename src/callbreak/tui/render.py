@@ -21,7 +21,7 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from callbreak.decks import STANDARD, Deck
+from callbreak.decks import DECKS, STANDARD, Deck
 from callbreak.engine import TrickView
 from callbreak.faces import (
     COLUMN_LABELS,
@@ -31,6 +31,7 @@ from callbreak.faces import (
     seat_places,
     summary_cell,
 )
+from callbreak.games import find_game
 from callbreak.points import Points
 from callbreak.rules import OPTION_BY_NAME, Rules, option_text
 
@@ -305,7 +306,7 @@ def _cell_said(result: DealResult, seat: int) -> str:
         return "out"
     if seat in result.dropped:
         return "sat out"
-    if result.game == "callbreak":
+    if find_game(result.game).calls:
         return f"{result.calls[seat]}/{result.tricks[seat]}"
     won = f"{result.tricks[seat]}"
     if seat == result.declarer and result.contract is not None:
@@ -392,7 +393,7 @@ def rules_table(rules: Rules) -> Table:
 
 def rules_summary(rules: Rules) -> str:
     """The game in a few sentences, from the rules in force (for the help screen)."""
-    if rules.game != "callbreak":
+    if not rules.shape.calls:
         return family_summary(rules)
     calls = f"Call {rules.min_call} to {rules.max_call} tricks"
     parts = [f"{calls}; spades are always trump."]
@@ -447,14 +448,12 @@ _PHASE_WORDS = {
 
 def family_summary(rules: Rules) -> str:
     """A game of the family in a few sentences, from its shape and phases (not per game)."""
-    from callbreak.engine.games import SPECS
-
     shape = rules.shape
-    deck = "the Rook deck (57 cards)" if shape.deck == "rook" else "a 52-card deck"
+    deck = "the Rook deck (57 cards)" if DECKS[shape.deck].has_rook else "a 52-card deck"
     low, high = shape.seats
     seats = f"{rules.players} players" + (f" (this game: {low}–{high})" if low != high else "")
     parts = [f"{rules.title}: {seats}, {shape.hand_size} cards each from {deck}."]
-    steps = [_PHASE_WORDS.get(p.name, p.name) for p in SPECS[rules.game].phases]
+    steps = [_PHASE_WORDS.get(p.name, p.name) for p in rules.shape.phases]
     parts.append("Each deal: " + ", then ".join(steps) + ".")
     if shape.trump >= 0:
         parts.append("Spades are always trump.")

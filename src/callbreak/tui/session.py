@@ -17,9 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from callbreak.bots import Bot, available_bots, make_bot, refusal
+from callbreak.bots.base import CALLS
 from callbreak.bots.levels import LEVELS
 from callbreak.engine import Action, Match, Observation, TrickView
 from callbreak.faces import DealResult, deal_result, seat_name
+from callbreak.games import find_game
 from callbreak.points import Points
 from callbreak.rules import Rules
 
@@ -42,7 +44,7 @@ def level_of(spec: str) -> str | None:
 def hint_spec(game: str = "callbreak") -> str:
     """The best bot that knows ``game`` gives hints: the expert (Call Break only), else the
     heuristic."""
-    if game == "callbreak" and "expert" in available_bots():
+    if find_game(game).policy == CALLS and "expert" in available_bots():
         return "expert:budget_ms=300"
     return "heuristic"
 
@@ -56,7 +58,7 @@ def playable_spec(spec: str, rules: Rules) -> tuple[str, str]:
     """
     notice = ""
     name = spec.split(":", 1)[0]
-    if name == "expert" and rules.game != "callbreak":
+    if name == "expert" and rules.shape.policy != CALLS:
         level = level_of(spec)
         what = f"level {level}" if level else spec
         notice = f"The expert plays only Call Break: {what} plays {rules.title} as the heuristic."

@@ -1,0 +1,195 @@
+"""Every game of the family as one record, registered once and found by name.
+
+A ``Game`` holds everything that tells one game from another: its deck, seats
+and hand size, the phases a deal walks through and how its cards are dealt and
+scored, what its faces say, which bot policy plays it and the words of its
+hints, and the named presets that play it.  Code outside this package never
+asks ``if game == "rook"``: it reads a field or calls a hook of the record
+(``rules.shape`` is the record of the rules' game), and a game that needs
+something new gets a new field here rather than an ``if`` elsewhere.
+
+This module is only the record and the registry, so that ``callbreak.rules``
+(below the engine) can look a game up; the games themselves live in the
+modules beside it (``callbreak.games.callbreak``, ``...batak`` and so on),
+which compose the engine's phases and scorers, and ``callbreak.games.family``
+imports them all, which registers them (``import callbreak`` does it).
+
+>>> find_game("rook").title
+'Call Partner (Rook)'
+>>> find_game("bridge")
+Traceback (most recent call last):
+...
+ValueError: unknown game 'bridge': choose one of callbreak, batak, snarples, donut, horsethief, rook
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from callbreak.engine.deal import Deal
+    from callbreak.engine.games import Layout
+    from callbreak.engine.phases import Phase
+    from callbreak.points import Points
+    from callbreak.rules import Rules
+
+Dealing = Callable[[Sequence[int], Sequence[int], int], "Layout"]
+"""Lays out one deal: the deck in dealing order, the seats dealt in (from the seat after
+the dealer), and the hand size."""
+Scorer = Callable[["Deal"], "list[Points]"]
+"""Each seat's change of score for a finished deal."""
+
+HELD, TURNED_OUT = "held", "out"
+"""Where a game's face-up card lies (``Game.upcard``): in the dealer's hand (Donut), or
+turned up and never drawn (Horsethief)."""
+
+
+@dataclass(frozen=True)
+class Face:
+    """What a game's seats show while it is played, and how a finished deal is summed up:
+    plain words and keys, which each face (terminal, browser, plain lines) draws its own way."""
+
+    stats: tuple[str, ...]
+    """A seat's status line, by stat name (``faces.STAT_LABELS``)."""
+    summary: tuple[str, ...]
+    """The columns of a finished deal's summary (``faces.COLUMN_LABELS``)."""
+    scoring: str
+    """One line on how the game scores, for the rules panel and the result card."""
+    stock: bool = False
+    """Whether the undealt stock matters to the players (it is drawn from) and is shown."""
+
+
+@dataclass(frozen=True)
+class Hints:
+    """The words a hint uses for what a trick, a bid or sitting out is worth in this game.
+
+    The advice reads the person's situation the same way in every game; only
+    these stakes differ.  ``{bid}`` in a text stands for the bid in question.
+    """
+
+    trick: str = "each trick is −1"
+    """What one more trick is worth to a seat that has won one already."""
+    no_trick: str = ""
+    """What winning no trick costs a seat that plays (``+5``, ``+3 donut``)."""
+    none_cost: int = 0
+    """The size of that cost, for weighing a hand's chance of taking nothing."""
+    failed_bid: str = "−{bid}"
+    """What a failed bid costs the bidder."""
+    bid_prize: str = "names trump"
+    """What winning the auction brings."""
+    defend: str = "each trick is −1"
+    """What a trick is worth to a seat that does not bid."""
+    bid_made: str | None = None
+    """After the bidder has made a bid counted in tricks, what each more trick is worth to
+    it; None where the bid is not counted in tricks."""
+    defenders_score: bool = False
+    """Whether the defenders score their own tricks against a bid (Batak: +1 a trick, −bid
+    for none), so that a defender is told how far the bid is from being set."""
+    trump_notes: Mapping[str, str] = field(default_factory=dict)
+    """What naming a trump suit (by letter) does beyond making it trump."""
+    sit_out: tuple[int, int] | None = None
+    """Sitting out costs ``cost`` at a score of ``at_most`` or less: ``(at_most, cost)``."""
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named way to play a game: its title and the options it changes from the defaults."""
+
+    name: str
+    title: str
+    game: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game of the family: its facts, its engine pieces, its faces, bots and hints."""
+
+    name: str
+    title: str
+    deck: str
+    """``standard`` (52 cards) or ``rook`` (57): a key of ``callbreak.decks.DECKS``."""
+    seats: tuple[int, int]
+    """Fewest and most players."""
+    hand_size: int
+    trump: int
+    """The fixed trump suit, or -1 when each deal decides it (chosen, turned up or none)."""
+    options: tuple[str, ...]
+    """The options of the rule book this game has, in the order ``callbreak rules`` lists them."""
+    phases: tuple[Phase, ...]
+    """The phases a deal walks through, in order (``callbreak.engine.phases``)."""
+    dealing: Dealing
+    scorer: Scorer
+    face: Face
+    policy: str
+    """The bot policy that plays it, by name: the bots map the name to their code."""
+    swing: Callable[[Rules], float]
+    """The largest change of one seat's score in one deal (a learner scales points by it)."""
+    hints: Hints = Hints()
+    start: int = 0
+    """Every seat's score before the first deal (the countdown games start high)."""
+    lowest_wins: bool = False
+    """Countdown games: the lowest total wins the match."""
+    ends_at_zero: bool = False
+    """Countdown games: the match ends after a deal in which a seat reaches 0 or below."""
+    out_at: int | None = None
+    """A seat with this score or more after a deal is out of the game (Snarples)."""
+    wins_at_once: Callable[[Deal], int | None] | None = None
+    """A deal that ends the match on the spot, naming its winner (Snarples' spade out)."""
+    needs_context: bool = False
+    """Whether its deals read the match's scores, sit-outs or seats out of the game."""
+    calls: bool = False
+    """Whether every seat calls its own contract before the play (the call games), rather
+    than one declarer winning an auction."""
+    card_points: Callable[[Deal], list[int]] | None = None
+    """The card points each seat has taken, in a game whose contract is counted in card
+    points (Call Partner); None where tricks are counted."""
+    upcard: str | None = None
+    """The face-up card: ``HELD`` (one of the dealer's own cards, Donut), ``TURNED_OUT``
+    (turned up and never drawn, Horsethief), None where there is none."""
+    bhoos: bool = False
+    """Whether the Bhoos bot protocol can seat a remote bot at this game."""
+    presets: tuple[Preset, ...] = ()
+    """The presets of this game (and of others that this module names, in listing order)."""
+
+    @property
+    def phase_names(self) -> tuple[str, ...]:
+        return tuple(phase.name for phase in self.phases)
+
+
+GAMES: dict[str, Game] = {}
+"""Every registered game by name, in registration order."""
+PRESETS: dict[str, Preset] = {}
+"""Every registered preset by name, in the order ``callbreak rules`` lists them."""
+
+
+def register(game: Game) -> Game:
+    """Add ``game`` and its presets to the registry; a second game of one name is an error."""
+    if game.name in GAMES:
+        raise ValueError(f"a game named {game.name!r} is registered already")
+    for preset in game.presets:
+        if preset.name in PRESETS:
+            raise ValueError(f"a preset named {preset.name!r} is registered already")
+        if preset.game != game.name and preset.game not in GAMES:
+            raise ValueError(f"preset {preset.name!r} plays {preset.game!r}, not a known game")
+    GAMES[game.name] = game
+    PRESETS.update((preset.name, preset) for preset in game.presets)
+    return game
+
+
+def find_game(name: str) -> Game:
+    """The record of the game ``name``; an unknown name is an error, never a default game."""
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise ValueError(f"unknown game {name!r}: choose one of {', '.join(GAMES)}") from None
+
+
+def find_preset(name: str) -> Preset:
+    """The preset ``name``; an unknown name is an error that lists them."""
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise ValueError(f"unknown preset {name!r}: choose one of {', '.join(PRESETS)}") from None

@@ -1,0 +1,70 @@
+"""Call Break (``docs/rules/callbreak.md``) and the presets that play its deal: the Bhoos
+arena's Call Break and Call Bridge (``docs/rules/callbridge.md``).
+
+Every seat calls its own contract, spades are always trump, and each seat
+scores by its call and its tricks.  Batak Koz Maça plays this deal too; its
+preset is listed with the other Batak (``games/batak.py``).
+"""
+
+from __future__ import annotations
+
+from callbreak.engine.games import call_scores, deal_round
+from callbreak.engine.phases import Call, Declare, Misdeal, Play
+from callbreak.games import Face, Game, Preset, register
+from callbreak.rules import CALL_OPTIONS, MATCH_OPTIONS, Rules
+
+
+def _swing(rules: Rules) -> float:
+    """A made bonus call (or a failed call of 13), times the multiplier."""
+    return float(max(13, rules.bonus_points) * rules.score_multiplier)
+
+
+GAME = register(
+    Game(
+        name="callbreak",
+        title="Call Break",
+        deck="standard",
+        seats=(4, 4),
+        hand_size=13,
+        trump=0,
+        options=CALL_OPTIONS + MATCH_OPTIONS,
+        phases=(Misdeal(), Call(), Declare(), Play()),
+        dealing=deal_round,
+        scorer=call_scores,
+        face=Face(
+            stats=("call", "won"),
+            summary=("call", "won", "points", "total"),
+            scoring="call/won, then points: call + 0.1 per extra trick, or −call.",
+        ),
+        policy="calls",
+        swing=_swing,
+        calls=True,
+        bhoos=True,
+        presets=(
+            Preset("callbreak", "Call Break", "callbreak"),
+            Preset(
+                "callbreak-bhoos",
+                "Call Break (Bhoos arena)",
+                "callbreak",
+                {"max_call": 8, "misdeal": "auto", "misdeal_faces": "KQJ"},
+            ),
+            Preset(
+                "callbridge",
+                "Call Bridge",
+                "callbreak",
+                {
+                    "min_call": 2,
+                    "max_call": 12,
+                    "misdeal": "off",
+                    "must_overtake": False,
+                    "scoring": "callbridge",
+                    "success_window": "call_or_one_over",
+                    "overtrick_points": 0,
+                    "bonus_call": 8,
+                    "bonus_points": 13,
+                    "match_end": "open",
+                },
+            ),
+        ),
+    )
+)

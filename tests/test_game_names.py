@@ -1,0 +1,98 @@
+"""A game is one record: nothing outside ``callbreak/games/`` tells games apart by name,
+an unknown game is an error everywhere (never Call Break), and every record's names for
+its faces, bots and phases are ones that those layers know."""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import sys
+from dataclasses import replace
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from callbreak import Deal, Rules
+from callbreak.bots import make_bot
+from callbreak.bots.heuristic import _family_policy
+from callbreak.faces import COLUMN_LABELS, PHASES, STAT_LABELS, game_face
+from callbreak.games import GAMES, PRESETS, find_game, find_preset, register
+from callbreak.games.family import MODULES
+
+
+@pytest.fixture(scope="module")
+def name_checks() -> ModuleType:
+    path = Path(__file__).parents[1] / "bench" / "name_checks.py"
+    spec = importlib.util.spec_from_file_location("name_checks", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["name_checks"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_no_module_outside_the_games_compares_a_game_name(name_checks: ModuleType) -> None:
+    found = name_checks.name_checks()
+    assert found == [], "\n".join(f"{c.path}:{c.line}: {c.text}" for c in found)
+
+
+def test_the_walk_finds_what_it_should_and_not_option_values(name_checks: ModuleType) -> None:
+    names = name_checks.game_names()
+    assert {"callbreak", "rook", "callbridge", "batak-koz-maca"} <= names
+    source = (
+        'a = rules.game == "rook"\n'
+        'b = view.game in ("snarples", "donut")\n'
+        'c = TABLE.get("donut", 3)\n'
+        'd = {"batak": 1, "rook": 2}\n'
+        'e = rules.scoring == "callbridge"\n'
+        'f = {"rook": "magenta"}\n'
+        "match game:\n"
+        '    case "horsethief":\n'
+        "        pass\n"
+    )
+    kinds = sorted(kind for _, kind in name_checks._checks(ast.parse(source), names))
+    assert kinds == ["compare", "compare", "lookup", "match", "table"]
+
+
+def test_an_unknown_game_is_an_error_not_call_break() -> None:
+    with pytest.raises(ValueError, match="unknown game 'bridge': choose one of callbreak"):
+        find_game("bridge")
+    with pytest.raises(ValueError, match="unknown game 'bridge'"):
+        game_face("bridge")
+    with pytest.raises(ValueError, match="unknown game 'bridge'"):
+        Rules(game="bridge")
+    with pytest.raises(ValueError, match="unknown preset 'bridge'"):
+        find_preset("bridge")
+
+
+def test_a_game_or_preset_is_registered_once() -> None:
+    with pytest.raises(ValueError, match="'donut' is registered already"):
+        register(GAMES["donut"])
+    clash = replace(GAMES["donut"], name="donut-again")
+    with pytest.raises(ValueError, match="preset named 'donut' is registered already"):
+        register(clash)
+    assert "donut-again" not in GAMES
+
+
+def test_every_game_has_a_module_and_every_preset_a_registered_game() -> None:
+    assert list(GAMES) == [find_game(name).name for name in MODULES]
+    for preset in PRESETS.values():
+        rules = Rules.preset(preset.name)
+        assert rules.shape is GAMES[preset.game]
+        assert rules.title == preset.title
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_a_records_names_are_known_to_the_faces_and_the_bots(name: str) -> None:
+    game = GAMES[name]
+    assert set(game.face.stats) <= set(STAT_LABELS)
+    assert set(game.face.summary) <= set(COLUMN_LABELS)
+    assert set(game.phase_names) - {"over", "void"} <= set(PHASES)
+    if not game.calls:
+        assert callable(_family_policy(game.policy))
+    preset = next(p for p in PRESETS.values() if p.game == name)
+    deal = Deal(Rules.preset(preset.name), seed=1, dealer=0)
+    seat = deal.to_act
+    assert seat is not None
+    assert make_bot("heuristic", seed=1).act(deal.observation(seat)) in deal.legal()
