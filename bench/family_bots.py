@@ -27,7 +27,7 @@ import time
 from callbreak import Deal, Rules
 from callbreak.bots import Bot, make_bot
 from callbreak.bots import rook as rook_policy
-from callbreak.engine.games import points_taken
+from callbreak.games.rook import points_taken
 
 FIVE_CARD = tuple(
     f"{game}@{n}"

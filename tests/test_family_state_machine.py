@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import initialize, invariant, rule
 
 from callbreak import Deal, IllegalAction, Match, Points, Rules
-from callbreak.engine import games
+from callbreak.games import rook as games
 from helpers import MatchMachine
 
 CARD_TOKEN = re.compile(r"\b(?:[2-9TJQKA][SHDC]|(?:1[0-4]|[1-9])[RYGB]|ROOK)\b")

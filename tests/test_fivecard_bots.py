@@ -19,7 +19,7 @@ from callbreak.bots import Bot, make_bot
 from callbreak.cards import CARD_NAMES
 from callbreak.decks import REVERSED
 from callbreak.engine import Action, Observation
-from callbreak.engine.games import spade_out
+from callbreak.games.snarples import spade_out
 from callbreak.points import Points
 
 SEAT_COUNTS = {"snarples": range(3, 9), "donut": range(4, 7), "horsethief": range(3, 6)}

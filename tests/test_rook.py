@@ -19,9 +19,9 @@ import pytest
 
 from callbreak import Deal, Match, Points, Rules
 from callbreak.decks import ROOK_DECK, ROOK_FREE
-from callbreak.engine import games
 from callbreak.engine.observation import observe_public
 from callbreak.engine.tricks import beats
+from callbreak.games import rook as games
 from helpers import refuse, state
 
 ROOK = Rules.preset("rook-call-partner")

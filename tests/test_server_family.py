@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from callbreak import Rules
-from callbreak.engine.games import points_taken
+from callbreak.games.rook import points_taken
 from callbreak.record import replay
 from callbreak.server.hub import game_levels, table_bots
 from server_support import (

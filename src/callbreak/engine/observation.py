@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from callbreak.engine.games import points_taken
 from callbreak.points import Points
 from callbreak.rules import Rules
 
@@ -215,7 +214,7 @@ def _build(
     partner = None
     if partner_card is not None and (deal.partner_known or deal.partner == seat):
         partner = deal.partner
-    rook = deal.deck.has_rook
+    counted = deal.rules.shape.card_points
     # Calls and bids are made in turn, so a seat sees only those already made; all are public.
     return Observation(
         seat=seat,
@@ -256,7 +255,7 @@ def _build(
             if deal.exchanges
             else None
         ),
-        card_points=tuple(points_taken(deal)) if rook else None,
+        card_points=None if counted is None else tuple(counted(deal)),
         dealt_in=deal.dealt_in,
         dropped=tuple(sorted(deal.dropped)),
         chooser=deal.chooser,

@@ -26,20 +26,29 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from callbreak.engine.deal import Deal
-    from callbreak.engine.games import Layout
-    from callbreak.engine.phases import Phase
-    from callbreak.points import Points
-    from callbreak.rules import Rules
+from callbreak.points import Points
 
-Dealing = Callable[[Sequence[int], Sequence[int], int], "Layout"]
-"""Lays out one deal: the deck in dealing order, the seats dealt in (from the seat after
-the dealer), and the hand size."""
-Scorer = Callable[["Deal"], "list[Points]"]
+# This module sits below the engine (``Rules`` reads it), so it names no engine type:
+# a deal (``engine.deal.Deal``), a phase (``engine.phases.Phase``) and a layout
+# (``engine.games.Layout``) are ``Any`` here, and the engine knows what it put in.
+Dealing = Callable[[Sequence[int], Sequence[int], int], Any]
+"""Lays out one deal (an ``engine.games.Layout``): the deck in dealing order, the seats
+dealt in (from the seat after the dealer), and the hand size."""
+Scorer = Callable[[Any], list[Points]]
 """Each seat's change of score for a finished deal."""
+
+
+class Scale(Protocol):
+    """The options a game's ``swing`` may read (``Rules`` has them)."""
+
+    @property
+    def bonus_points(self) -> int: ...
+
+    @property
+    def score_multiplier(self) -> int: ...
+
 
 HELD, TURNED_OUT = "held", "out"
 """Where a game's face-up card lies (``Game.upcard``): in the dealer's hand (Donut), or
@@ -118,14 +127,14 @@ class Game:
     """The fixed trump suit, or -1 when each deal decides it (chosen, turned up or none)."""
     options: tuple[str, ...]
     """The options of the rule book this game has, in the order ``callbreak rules`` lists them."""
-    phases: tuple[Phase, ...]
+    phases: tuple[Any, ...]
     """The phases a deal walks through, in order (``callbreak.engine.phases``)."""
     dealing: Dealing
     scorer: Scorer
     face: Face
     policy: str
     """The bot policy that plays it, by name: the bots map the name to their code."""
-    swing: Callable[[Rules], float]
+    swing: Callable[[Scale], float]
     """The largest change of one seat's score in one deal (a learner scales points by it)."""
     hints: Hints = Hints()
     start: int = 0
@@ -136,14 +145,14 @@ class Game:
     """Countdown games: the match ends after a deal in which a seat reaches 0 or below."""
     out_at: int | None = None
     """A seat with this score or more after a deal is out of the game (Snarples)."""
-    wins_at_once: Callable[[Deal], int | None] | None = None
+    wins_at_once: Callable[[Any], int | None] | None = None
     """A deal that ends the match on the spot, naming its winner (Snarples' spade out)."""
     needs_context: bool = False
     """Whether its deals read the match's scores, sit-outs or seats out of the game."""
     calls: bool = False
     """Whether every seat calls its own contract before the play (the call games), rather
     than one declarer winning an auction."""
-    card_points: Callable[[Deal], list[int]] | None = None
+    card_points: Callable[[Any], list[int]] | None = None
     """The card points each seat has taken, in a game whose contract is counted in card
     points (Call Partner); None where tricks are counted."""
     upcard: str | None = None

@@ -6,15 +6,34 @@ trump rules.
 
 from __future__ import annotations
 
-from callbreak.engine.games import batak_scores, deal_round
+from typing import TYPE_CHECKING
+
+from callbreak.engine.games import deal_round
 from callbreak.engine.phases import Auction, Play, Trump
-from callbreak.games import Face, Game, Hints, Preset, register
-from callbreak.rules import BATAK_OPTIONS, MATCH_OPTIONS, Rules
+from callbreak.games import Face, Game, Hints, Preset, Scale, register
+from callbreak.points import Points
+from callbreak.rules import BATAK_OPTIONS, MATCH_OPTIONS
+
+if TYPE_CHECKING:
+    from callbreak.engine.deal import Deal
 
 
-def _swing(rules: Rules) -> float:
+def _swing(rules: Scale) -> float:
     """A bid of 13 made or failed, times the multiplier."""
     return 13.0 * rules.score_multiplier
+
+
+def batak_scores(deal: Deal) -> list[Points]:
+    """The declarer ±bid; the others +1 a trick, or −bid for no trick at all
+    (``docs/rules/batak-ihale.md``)."""
+    bid, declarer = deal.contract, deal.declarer
+    assert bid is not None and declarer is not None
+    factor = deal.rules.score_multiplier
+    made = deal.tricks[declarer] >= bid
+    return [
+        Points.whole(factor * ((bid if made else -bid) if seat == declarer else won or -bid))
+        for seat, won in enumerate(deal.tricks)
+    ]
 
 
 GAME = register(

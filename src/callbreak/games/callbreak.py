@@ -8,15 +8,27 @@ preset is listed with the other Batak (``games/batak.py``).
 
 from __future__ import annotations
 
-from callbreak.engine.games import call_scores, deal_round
+from typing import TYPE_CHECKING
+
+from callbreak.engine.games import deal_round
 from callbreak.engine.phases import Call, Declare, Misdeal, Play
-from callbreak.games import Face, Game, Preset, register
-from callbreak.rules import CALL_OPTIONS, MATCH_OPTIONS, Rules
+from callbreak.games import Face, Game, Preset, Scale, register
+from callbreak.points import Points
+from callbreak.rules import CALL_OPTIONS, MATCH_OPTIONS
+
+if TYPE_CHECKING:
+    from callbreak.engine.deal import Deal
 
 
-def _swing(rules: Rules) -> float:
+def _swing(rules: Scale) -> float:
     """A made bonus call (or a failed call of 13), times the multiplier."""
     return float(max(13, rules.bonus_points) * rules.score_multiplier)
+
+
+def call_scores(deal: Deal) -> list[Points]:
+    """Call Break, Call Bridge, Batak Koz Maça: each seat by its own call and tricks."""
+    score = deal.rules.score
+    return [score(call or 0, won) for call, won in zip(deal.calls, deal.tricks, strict=True)]
 
 
 GAME = register(

@@ -4,15 +4,33 @@ nothing; a countdown from 15."""
 
 from __future__ import annotations
 
-from callbreak.engine.games import deal_upcard_last, donut_scores
+from typing import TYPE_CHECKING
+
+from callbreak.engine.games import deal_upcard_last
 from callbreak.engine.phases import DonutDrop, DonutTrump, Play
-from callbreak.games import HELD, Face, Game, Hints, Preset, register
-from callbreak.rules import Rules
+from callbreak.games import HELD, Face, Game, Hints, Preset, Scale, register
+from callbreak.points import Points
+
+if TYPE_CHECKING:
+    from callbreak.engine.deal import Deal
 
 
-def _swing(rules: Rules) -> float:
+def _swing(rules: Scale) -> float:
     """Five tricks, or +3 for none."""
     return 5.0
+
+
+def donut_scores(deal: Deal) -> list[Points]:
+    """Countdown (``docs/rules/donut.md``): −1 a trick; a seat that played and won none
+    +3 (a donut); the dealer −3 when everyone else dropped."""
+    out = [0] * deal.players
+    if deal.unplayed:
+        out[deal.dealer] = -3
+    else:
+        for seat in deal.active:
+            won = deal.tricks[seat]
+            out[seat] = -won if won else 3
+    return [Points.whole(v) for v in out]
 
 
 GAME = register(

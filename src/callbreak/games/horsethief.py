@@ -4,15 +4,34 @@ nothing, first to 15."""
 
 from __future__ import annotations
 
-from callbreak.engine.games import deal_upcard_next, horsethief_scores
+from typing import TYPE_CHECKING
+
+from callbreak.engine.games import deal_upcard_next
 from callbreak.engine.phases import Exchange, HorsethiefDrop, Play, TurnedTrump
-from callbreak.games import TURNED_OUT, Face, Game, Hints, Preset, register
-from callbreak.rules import Rules
+from callbreak.games import TURNED_OUT, Face, Game, Hints, Preset, Scale, register
+from callbreak.points import Points
+
+if TYPE_CHECKING:
+    from callbreak.engine.deal import Deal
 
 
-def _swing(rules: Rules) -> float:
+def _swing(rules: Scale) -> float:
     """Five tricks, or −5 for none."""
     return 5.0
+
+
+def horsethief_scores(deal: Deal) -> list[Points]:
+    """+1 a trick; a seat that stayed in and won none −5; the last seat in when all the
+    others dropped +5 unplayed (``docs/rules/horsethief.md``)."""
+    out = [0] * deal.players
+    if deal.unplayed:
+        (last,) = (s for s in deal.active if s not in deal.dropped)
+        out[last] = 5
+    else:
+        for seat in deal.active:
+            won = deal.tricks[seat]
+            out[seat] = won if won else -5
+    return [Points.whole(v) for v in out]
 
 
 GAME = register(

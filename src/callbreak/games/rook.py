@@ -3,15 +3,53 @@ card points, the bidder takes the nest, names trump and calls a partner card."""
 
 from __future__ import annotations
 
-from callbreak.engine.games import deal_with_nest, points_taken, rook_scores
+from typing import TYPE_CHECKING
+
+from callbreak.engine.games import card_points, deal_with_nest
 from callbreak.engine.phases import Auction, Discard, Partner, Play, Trump
-from callbreak.games import Face, Game, Hints, Preset, register
-from callbreak.rules import MATCH_OPTIONS, Rules
+from callbreak.games import Face, Game, Hints, Preset, Scale, register
+from callbreak.points import Points
+from callbreak.rules import MATCH_OPTIONS
+
+if TYPE_CHECKING:
+    from callbreak.engine.deal import Deal
+
+__all__ = ["GAME", "card_points", "points_taken", "rook_scores"]
+"""``card_points`` (the engine's Rook counters of a mask) is listed beside the scorers that
+count with it."""
 
 
-def _swing(rules: Rules) -> float:
+def _swing(rules: Scale) -> float:
     """Every card point of the deal, and the last trick's."""
     return 200.0
+
+
+def points_taken(deal: Deal) -> list[int]:
+    """Card points each seat has taken in tricks so far (public: every trick is seen);
+    the last trick's bonus and the discarded nest go to its winner once the deal ends."""
+    taken = [0] * deal.players
+    for _, cards, winner in deal.history:
+        taken[winner] += card_points(sum(1 << c for c in cards))
+    if deal.history and len(deal.history) == deal.rules.hand_size:
+        last_winner = deal.history[-1][2]
+        taken[last_winner] += deal.rules.last_trick_points + card_points(deal.discards)
+    return taken
+
+
+def rook_scores(deal: Deal) -> list[Points]:
+    """The bidding side books its points if it made the bid, else −bid each; the other
+    side always books its own points (``docs/rules/rook-call-partner.md``)."""
+    bid, declarer = deal.contract, deal.declarer
+    assert bid is not None and declarer is not None
+    taken = points_taken(deal)
+    side = {declarer, deal.partner if deal.partner is not None else declarer}
+    ours = sum(taken[s] for s in side)
+    theirs = sum(taken) - ours
+    made = ours >= bid
+    return [
+        Points.whole((ours if made else -bid) if seat in side else theirs)
+        for seat in range(deal.players)
+    ]
 
 
 GAME = register(
