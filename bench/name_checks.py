@@ -8,7 +8,9 @@ prints each place that
 - compares with a game or preset name (``==``, ``!=``, ``in``, ``not in``, or a
   ``match`` case), or
 - looks a table up by one (``TABLE["rook"]``, ``TABLE.get("callbreak", ...)``), or
-- keys a dict literal by two or more (a table of facts per game kept outside its record).
+- keys a dict literal by two or more (a table of facts per game kept outside its record), or
+- lists one in a tuple, list or set outside a comparison (``ANALYSED = ("callbreak",)``:
+  a comparison kept in a constant).
 
     python bench/name_checks.py [--quiet]
 
@@ -62,7 +64,16 @@ def _names_in(node: ast.AST, names: frozenset[str]) -> bool:
 
 
 def _checks(tree: ast.AST, names: frozenset[str]) -> Iterator[tuple[ast.AST, str]]:
+    compared = {
+        id(part)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Compare)
+        for part in ast.walk(node)
+    }
     for node in ast.walk(tree):
+        listed = isinstance(node, ast.Tuple | ast.List | ast.Set) and id(node) not in compared
+        if listed and _names_in(node, names):
+            yield node, "collection"
         if isinstance(node, ast.Compare):
             sides = (node.left, *node.comparators)
             if any(_names_in(side, names) for side in sides) and not any(
@@ -112,7 +123,10 @@ def main() -> None:
     if not args.quiet:
         for check in checks:
             print(f"{check.path}:{check.line}: {check.kind}: {check.text}")
-    kinds = {kind: sum(c.kind == kind for c in checks) for kind in ("compare", "match", "lookup")}
+    kinds = {
+        kind: sum(c.kind == kind for c in checks)
+        for kind in ("compare", "match", "lookup", "collection")
+    }
     tables = sum(c.kind == "table" for c in checks)
     files = len({c.path for c in checks})
     checks_total = sum(kinds.values())

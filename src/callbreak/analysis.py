@@ -53,9 +53,6 @@ from callbreak.engine.match import Match
 from callbreak.points import Points
 from callbreak.rules import Rules
 
-ANALYSED_GAMES = ("callbreak",)
-"""Games (``Rules.game``) whose deals the solver can review: the call games."""
-
 DEFAULT_NODE_LIMIT = 30_000_000
 """Nodes per solver question (a few seconds compiled); past it the answer is "unknown"."""
 
@@ -68,8 +65,8 @@ class AnalysisError(ValueError):
 
 
 def check_analysable(rules: Rules) -> None:
-    """Raise ``AnalysisError`` unless the solver models ``rules``' deal."""
-    if rules.game not in ANALYSED_GAMES:
+    """Raise ``AnalysisError`` unless the solver models ``rules``' deal: the call games'."""
+    if not rules.shape.calls:
         raise AnalysisError(
             f"{rules.title} is not analysed yet: the solver plays the call games only "
             "(Call Break, Call Bridge, Batak Koz Maça)"

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from callbreak.engine import Deal, Match
 
 REVIEWED_GAMES = "Call Break and Call Bridge (and Batak Koz Maça)"
-"""The games whose deals can be reviewed, in words (``analysis.ANALYSED_GAMES``)."""
+"""The games whose deals can be reviewed, in words (``analysis.check_analysable``)."""
 
 
 class Analyses(Protocol):
