@@ -355,7 +355,7 @@ def scoresheet(
 
 
 def deal_table(result: DealResult, names: Sequence[str]) -> Table:
-    """One deal: the game's summary columns (``faces.GAMES``) for each seat.
+    """One deal: the game's summary columns (its record's ``face``) for each seat.
 
     Call Break shows calls, the auction games the bid (the winning one, and
     each other seat's last word), Call Partner its card points, the drop games
