@@ -10,6 +10,10 @@ dropped; a table with no player connected pauses rather than play itself out.
 With several processes the one that stored the last action drives the next
 bot move at once and the others only step in after ``takeover_s`` (the
 primary key on the sequence number settles any race).
+
+The grace clock of a seat runs only while the match is played: in the lobby
+nobody is replaced, and a player away at the Start keeps the seat for the
+whole grace period from the Start on.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from callbreak.bots.base import CALLS
 from callbreak.bots.levels import LEVELS
 from callbreak.engine import IllegalAction
 from callbreak.games import find_game
+from callbreak.record.fair import new_secret
 from callbreak.rules import Rules
 from callbreak.server.bus import LocalBus, RedisBus
 from callbreak.server.config import ServerConfig
@@ -223,11 +228,23 @@ class Hub:
         seat: int = 0,
         grace_s: float | None = None,
         seed: int | None = None,
+        practice: bool = False,
     ) -> tuple[str, str]:
-        """A new table in its lobby with ``name`` in ``seat`` as host; returns (code, token)."""
+        """A new table in its lobby with ``name`` in ``seat`` as host; returns (code, token).
+
+        A table others can join is fair: the server draws its secret seed and salt
+        (``callbreak.record.fair``) and nobody chooses the deals.  Only a ``practice``
+        table, which nobody else may join, deals from a ``seed`` given here.
+        """
+        if seed is not None and not practice:
+            raise ValueError("a seed may be given only for a practice table")
         token = secrets.token_urlsafe(24)
-        if seed is None:
-            seed = secrets.randbits(62)
+        secret = salt = None
+        if practice:
+            seed = secrets.randbits(62) if seed is None else seed
+        else:
+            secret, salt = new_secret(), new_secret()
+            seed = 0  # the match seed is derived at the Start (Store.start_table)
         seats = [
             SeatRow(s, name, "human", hash_token(token))
             if s == seat
@@ -244,6 +261,9 @@ class Hub:
                 seat,
                 self.config.grace_s if grace_s is None else grace_s,
                 seats,
+                secret=secret,
+                salt=salt,
+                practice=practice,
             ):
                 return code, token
         raise RuntimeError("no free table code after 50 draws")
@@ -271,8 +291,9 @@ class Hub:
         for action in await self.store.load_actions(code):
             table.apply(action.seat, action.action, action.actor)
         slot = TableSlot(table)
-        now = time.monotonic()
-        slot.dropped = {s.seat: now for s in table.seats if s.kind == "human"}
+        if table.status == "playing":  # a reload (a restart) gives an absent seat a new grace
+            now = time.monotonic()
+            slot.dropped = {s.seat: now for s in table.seats if s.kind == "human"}
         return slot
 
     async def _rebuild(self, slot: TableSlot, shown: int | None = None) -> None:
@@ -286,8 +307,7 @@ class Hub:
         row = await self.store.load_table(table.code)
         if row is None:
             return
-        table.seats = row.seats
-        table.status = row.status
+        table.refresh(row)
         table.reset()
         actions = await self.store.load_actions(table.code)
         for i, action in enumerate(actions):
@@ -306,8 +326,7 @@ class Hub:
         shown, status = table.seq, table.status
         row = await self.store.load_table(table.code)
         if row is not None:
-            table.seats = row.seats
-            table.status = row.status
+            table.refresh(row)
         actions = await self.store.load_actions(table.code, table.seq)
         try:
             for i, action in enumerate(actions):
@@ -330,19 +349,26 @@ class Hub:
         for conn in list(slot.conns):
             conn.close(CLOSE_RELOAD, reason)
 
-    async def join(self, code: str, name: str, seat: int | None) -> tuple[int, str]:
-        """Give a person an open seat of a table in its lobby; returns (seat, token)."""
+    async def join(
+        self, code: str, name: str, seat: int | None, contribution: bytes | None = None
+    ) -> tuple[int, str]:
+        """Give a person an open seat of a table in its lobby; returns (seat, token).
+
+        ``contribution``: the player's random bytes for a fair table's match seed.
+        """
         slot = await self.table(code)
         if slot is None:
             raise ProtocolError("no_table")
         table = slot.table
+        if table.practice:
+            raise ProtocolError("practice")
         if table.status != "lobby":
             raise ProtocolError("started", "the match has started: watch it as a spectator")
         open_seats = [s.seat for s in table.seats if s.kind == "open"]
         wanted = open_seats if seat is None else [seat]
         token = secrets.token_urlsafe(24)
         for candidate in wanted:
-            if await self.store.claim_seat(code, candidate, name, hash_token(token)):
+            if await self.store.claim_seat(code, candidate, name, hash_token(token), contribution):
                 break
         else:
             raise ProtocolError("seat_taken", "that seat is taken" if seat is not None else None)
@@ -352,15 +378,17 @@ class Hub:
         self._presence_changed(slot)
         return candidate, token
 
-    async def start_match(self, slot: TableSlot, seat: int | None) -> None:
-        """The host starts the match; open seats get bots."""
+    async def start_match(
+        self, slot: TableSlot, seat: int | None, contribution: bytes | None = None
+    ) -> None:
+        """The host starts the match (with its own contribution, if any); open seats get bots."""
         table = slot.table
         if seat is None or seat != table.host_seat:
             raise ProtocolError("not_host")
         async with table.lock:
             if table.status != "lobby":
                 raise ProtocolError("started")
-            if not await self.store.start_table(table.code):
+            if not await self.store.start_table(table.code, seat, contribution):
                 await self._catch_up(slot)
                 raise ProtocolError("started")
             await self._catch_up(slot)
@@ -473,8 +501,8 @@ class Hub:
         present = self._present(slot)
         now = time.monotonic()
         for s in table.seats:
-            if s.kind != "human" or s.seat in present:
-                slot.dropped.pop(s.seat, None)
+            if s.kind != "human" or s.seat in present or table.status != "playing":
+                slot.dropped.pop(s.seat, None)  # the grace clock runs only in the match
             else:
                 slot.dropped.setdefault(s.seat, now)
         local = (
