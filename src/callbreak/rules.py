@@ -112,8 +112,8 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         "misdeal_faces",
         "AKQJ | KQJ | ...",
-        "Which honours keep a hand from being a misdeal (docs/rules/callbreak.md rule 2 uses AKQJ; the Bhoos "
-        "arena redeals a hand without J, Q or K: KQJ).",
+        "Which honours keep a hand from being a misdeal (docs/rules/callbreak.md rule 2 uses "
+        "AKQJ; the Bhoos arena redeals a hand without J, Q or K: KQJ).",
         _faces,
     ),
     Option(
@@ -236,7 +236,8 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         "min_bid",
         "1..200",
-        "Lowest bid of the auction (Batak 5; Call Partner 70, a choice of docs/rules/rook-call-partner.md).",
+        "Lowest bid of the auction (Batak 5; Call Partner 70, a choice of "
+        "docs/rules/rook-call-partner.md).",
         _int_range(1, 200),
     ),
     Option("max_bid", "1..200", "Highest bid of the auction.", _int_range(1, 200)),

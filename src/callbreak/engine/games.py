@@ -43,14 +43,15 @@ def deal_upcard_last(order: Sequence[int], seats: Sequence[int], hand_size: int)
 
 
 def deal_upcard_next(order: Sequence[int], seats: Sequence[int], hand_size: int) -> Layout:
-    """Horsethief (docs/rules/horsethief.md): as ``deal_round``, then the next card is turned up (trump;
-    never drawn) and the rest, in order, is the stock the exchange draws from."""
+    """Horsethief (docs/rules/horsethief.md): as ``deal_round``, then the next card is turned
+    up (trump; never drawn) and the rest, in order, is the stock the exchange draws from."""
     layout = deal_round(order, seats, hand_size)
     return Layout(layout.hands, upcard=layout.stock[0], stock=layout.stock[1:])
 
 
 def deal_with_nest(order: Sequence[int], seats: Sequence[int], hand_size: int) -> Layout:
-    """Call Partner (docs/rules/rook-call-partner.md): after each of the first five rounds a card goes to the nest."""
+    """Call Partner (docs/rules/rook-call-partner.md): after each of the first five rounds a
+    card goes to the nest."""
     hands = [0] * (max(seats) + 1)
     nest = 0
     at = 0
