@@ -14,22 +14,18 @@ evaluation over the four possible trumps.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
-from callbreak.bots.heuristic import estimate_tricks
 from callbreak.bots.knowledge import Knowledge, read
+from callbreak.bots.trickplay import TrickPlayer, estimate_tricks
 from callbreak.cards import CARD_NAMES, RANK_COUNT, SUIT_MASKS, SUITS, parse_card
 from callbreak.engine import Action, Observation
 from callbreak.engine.tricks import beats
-
-if TYPE_CHECKING:
-    from callbreak.bots.heuristic import HeuristicBot
 
 ALWAYS_WANTED = 13
 """Tricks still wanted by every seat: in Batak no trick is ever worth ducking."""
 
 
-def act(bot: HeuristicBot, observation: Observation) -> Action:
+def act(bot: TrickPlayer, observation: Observation) -> Action:
     """One Batak decision of ``bot`` (its ``caution`` tempers the bids)."""
     phase = observation.phase
     if phase == "auction":

@@ -24,16 +24,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
-from typing import TYPE_CHECKING
 
+from callbreak.bots.trickplay import TrickPlayer
 from callbreak.cards import cards_of
 from callbreak.decks import REVERSED, STANDARD, Deck
 from callbreak.engine import Action, Observation
 from callbreak.engine.tricks import beats
 from callbreak.games import HELD
-
-if TYPE_CHECKING:
-    from callbreak.bots.heuristic import HeuristicBot
 
 POLICY = "five-card"
 """The policy name (``Game.policy``) of the games this module plays."""
@@ -225,7 +222,7 @@ def best_trump(observation: Observation, opponents: int) -> tuple[int, float, fl
 
 
 # ------------------------------------------------------------------ decisions
-def act(bot: HeuristicBot, observation: Observation) -> Action:
+def act(bot: TrickPlayer, observation: Observation) -> Action:
     """One decision of ``bot`` in Snarples, Donut or Horsethief."""
     phase = observation.phase
     legal = observation.legal

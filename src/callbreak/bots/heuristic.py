@@ -13,63 +13,10 @@ from collections.abc import Callable
 
 from callbreak.bots.base import CALLS, register_bot
 from callbreak.bots.knowledge import Knowledge, read
-from callbreak.bots.search._core import popcount
+from callbreak.bots.trickplay import estimate_tricks as estimate_tricks  # named here too
 from callbreak.cards import CARD_NAMES, RANK_COUNT, SUIT_MASKS, parse_card
 from callbreak.engine import Action, Observation
 from callbreak.engine.tricks import beats
-
-ACE, KING, QUEEN, JACK = 12, 11, 10, 9
-
-
-def estimate_tricks(hand: int, trump: int) -> float:
-    """Tricks a hand should take: top cards, trump length, and ruffs from short side suits.
-
-    Written on bit masks in the subset of Python that numba compiles, so that
-    the expert's sampler can weigh thousands of sampled hands by their calls
-    with this very function (see ``search.belief``).
-    """
-    total = 0.0
-    spare_trumps = 0
-    for suit in range(4):
-        held = hand & SUIT_MASKS[suit]
-        length = popcount(held)
-        base = suit * RANK_COUNT
-        ace = (held >> (base + ACE)) & 1
-        king = (held >> (base + KING)) & 1
-        queen = (held >> (base + QUEEN)) & 1
-        jack = (held >> (base + JACK)) & 1
-        if suit == trump:
-            honours = 0.0
-            if ace:
-                honours += 1
-            if king:
-                honours += 1 if length >= 2 else 0.4
-            if queen:
-                honours += 0.8 if length >= 3 else 0.3
-            if jack and length >= 4:
-                honours += 0.4
-            total += honours + max(0, length - 4) * 0.9
-            spare_trumps = length - int(honours)
-            continue
-        if ace:
-            total += 1.0 if length <= 5 else 0.7
-        if king:
-            if length >= 2:
-                total += 0.8 if ace else 0.55
-            else:
-                total += 0.15
-        if queen and length >= 3 and (ace or king):
-            total += 0.3
-    if trump >= 0:
-        for suit in range(4):
-            if suit == trump or spare_trumps <= 0:
-                continue
-            length = popcount(hand & SUIT_MASKS[suit])
-            ruffs = 1.6 if length == 0 else (0.9 if length == 1 else (0.35 if length == 2 else 0.0))
-            used = min(ruffs, spare_trumps * 0.7)
-            total += used
-            spare_trumps -= round(used)
-    return total
 
 
 @register_bot("heuristic", "rule-based: hand evaluation for calls, card tracking in play (fast)")

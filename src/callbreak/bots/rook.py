@@ -16,16 +16,12 @@ low to high ``2 .. 10, Rook, 11 .. 14, 1``.  Until trump is named the Rook is
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from callbreak.bots.trickplay import TrickPlayer
 from callbreak.cards import cards_of
 from callbreak.decks import ROOK_COLOURS, ROOK_DECK, ROOK_FREE, ROOK_STRIDE, Deck
 from callbreak.engine import Action, Observation
 from callbreak.engine.games import ROOK_CARD_POINTS
 from callbreak.engine.tricks import beats
-
-if TYPE_CHECKING:
-    from callbreak.bots.heuristic import HeuristicBot
 
 MASKS = ROOK_DECK.suit_masks
 ONE, FOURTEEN, THIRTEEN, TWELVE = 14, 13, 12, 11
@@ -40,7 +36,7 @@ CAUTION_POINTS = 40.0
 """Points per unit of the heuristic's ``caution`` kept below the estimate when bidding."""
 
 
-def act(bot: HeuristicBot, observation: Observation) -> Action:
+def act(bot: TrickPlayer, observation: Observation) -> Action:
     """One Call Partner decision of ``bot`` (its ``caution`` tempers the bids)."""
     phase = observation.phase
     if phase == "auction":

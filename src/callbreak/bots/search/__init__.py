@@ -5,7 +5,7 @@ record allows; ``WorldSampler`` can also weigh the worlds by how well they
 explain the others' play (``surprise``); ``Solver`` answers one-seat-against-
 three questions about each such ``World`` exactly.  Only engine, cards and
 rules are imported here (the sampler weighs calls with
-``heuristic.estimate_tricks`` and the play with ``rollout``'s policy, imported
+``trickplay.estimate_tricks`` and the play with ``rollout``'s policy, imported
 when used); numba and numpy are optional and imported lazily, by the solver
 and by the compiled kernels of ``rollout`` and ``belief``.
 """

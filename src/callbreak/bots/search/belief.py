@@ -14,7 +14,7 @@ play badly, so the two costly steps are compiled here, built like
   arrays (``DealPlan``), with its own small random generator so that compiled
   and plain runs draw the very same deals for a seed;
 * ``call_log_likelihood``: each other seat's call against
-  ``heuristic.estimate_tricks`` of the hand it was dealt in the world, the
+  ``trickplay.estimate_tricks`` of the hand it was dealt in the world, the
   sampler's Gaussian, as a log weight.
 
 The replay of the play itself is ``rollout``'s ``surprises`` (the policy and
@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from callbreak.bots import heuristic
+from callbreak.bots import trickplay
 from callbreak.bots.search import _core
 
 OTHERS = 3
@@ -168,10 +168,10 @@ class Kernels:
 
 
 def _build(jit: Callable[[Any], Any]) -> Kernels:
-    namespace = dict(vars(heuristic))
+    namespace = dict(vars(trickplay))
     namespace["popcount"] = jit(_core.popcount)
     estimate = jit(
-        types.FunctionType(heuristic.estimate_tricks.__code__, namespace, "estimate_tricks")
+        types.FunctionType(trickplay.estimate_tricks.__code__, namespace, "estimate_tricks")
     )
 
     def next_random(state: Any) -> int:
@@ -306,4 +306,4 @@ def compiled() -> Kernels:
     from callbreak import cards
     from callbreak.bots.search import jitcache
 
-    return _build(jitcache.njit((heuristic, _core, cards, sys.modules[__name__])))
+    return _build(jitcache.njit((trickplay, _core, cards, sys.modules[__name__])))

@@ -22,7 +22,7 @@ and how many, and then deals worlds at random among the deals that fit:
   misdeal held no spade or no honour, an either-or.
 * **Calls are soft evidence**: a world is weighted by how likely each other
   seat's call is for the hand it was dealt there, a Gaussian in the distance
-  between the call and ``heuristic.estimate_tricks`` of that hand.
+  between the call and ``trickplay.estimate_tricks`` of that hand.
 * **The play is soft evidence too** (``WorldSampler(surprise=...)``): a world
   loses weight for every card another seat played that the heuristic policy
   would not have played with the hand it holds there, and each batch is
@@ -497,7 +497,7 @@ def call_weight(
     observation: Observation, hands: Sequence[int], cons: Constraints, sigma: float = 1.5
 ) -> float:
     """Likelihood of the other seats' calls if they were dealt these hands."""
-    from callbreak.bots.heuristic import estimate_tricks
+    from callbreak.bots.trickplay import estimate_tricks
 
     rules = observation.rules
     weight = 1.0
