@@ -1,6 +1,6 @@
 """Train a Call Break policy by self-play in plain numpy, and plot how it beats ``random``.
 
-A linear softmax policy over the observation vector (``callbreak.env.encoding``)
+A linear softmax policy over the observation vector (``callbreak.bots.encoding``)
 plays all four seats of many tables at once in the batch env; after each round
 of deals, REINFORCE moves it toward the actions of seats that scored above the
 average (every decision of a deal is credited with that seat's points).  Every

@@ -16,6 +16,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
+from callbreak.bots import encoding as encoding_module
 from callbreak.bots import make_bot
 from callbreak.cards import CARD_NAMES, cards_of
 from callbreak.engine import Deal, IllegalAction, Match
@@ -27,7 +28,6 @@ from callbreak.env import (
     SingleSeat,
     env,
 )
-from callbreak.env import encoding as encoding_module
 from callbreak.env.policy import LinearPolicy
 from callbreak.rules import Rules
 from helpers import step_twin_envs

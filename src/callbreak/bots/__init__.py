@@ -10,8 +10,8 @@ from callbreak.bots.styles import AggressiveBot, CautiousBot, DuckerBot, Trumper
 
 @register_bot("rl", "a policy trained by examples/train_callbreak.py: rl:path=FILE (needs numpy)")
 def _rl_bot(path: str = "", seed: int | None = None, sample: int = 0) -> Bot:
-    # Imported when asked for: the env layer needs numpy, which the bots do not.
-    from callbreak.env.policy import PolicyBot
+    # Imported when asked for: the policy needs numpy, which the other bots do not.
+    from callbreak.bots.policy import PolicyBot
 
     return PolicyBot(path, seed=seed, sample=sample)
 

@@ -107,8 +107,8 @@ def _build_playouts() -> Any:
     disk cache after the first process, else compiled: 30 s and more)."""
     import numpy
 
-    from callbreak import Match
     from callbreak.bots.search import rollout, sampler
+    from callbreak.engine import Match
     from callbreak.engine.deal import play_rules
 
     playouts = rollout.compiled()

@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from callbreak.bots.encoding import Encoder
 from callbreak.engine import Action, Observation
-from callbreak.env.encoding import Encoder
 from callbreak.rules import Rules
 
 Floats = npt.NDArray[np.float32]

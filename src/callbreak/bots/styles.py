@@ -199,8 +199,8 @@ class PlainExpertBot(ExpertBot):
 
 @register_bot("selfplay", "the policy trained by self-play (rl) with the example policy: path=FILE")
 def _selfplay(path: str = "", seed: int | None = None, sample: int = 0) -> Bot:
-    # Imported when asked for: the env layer needs numpy, which the other bots do not.
-    from callbreak.env.policy import PolicyBot
+    # Imported when asked for: the policy needs numpy, which the other bots do not.
+    from callbreak.bots.policy import PolicyBot
 
     policy = Path(path) if path else SELFPLAY_POLICY
     if not policy.is_file():

@@ -16,9 +16,9 @@ games) write the same vector from that seat's own hand and the public play, and 
 step them beside the engine, vector for vector.
 """
 
+from callbreak.bots.encoding import Encoder
 from callbreak.env.aec import ENV_PRESETS, CallBreakEnv, env
 from callbreak.env.batch import BatchCallBreak
-from callbreak.env.encoding import Encoder
 from callbreak.env.single import SingleSeat
 
 __all__ = ["ENV_PRESETS", "BatchCallBreak", "CallBreakEnv", "Encoder", "SingleSeat", "env"]

@@ -4,7 +4,7 @@ Agents are ``player_0`` .. ``player_{n-1}``, one per seat: four, or as many as
 ``players=`` asks where the game allows it (Snarples 3 to 8, Donut 4 to 6,
 Horsethief 3 to 5): ``env("snarples", players=8)``, the same as
 ``env("snarples", rules=Rules.preset("snarples").replace(players=8))``.
-``observe(agent)`` encodes that seat's ``Observation`` (``callbreak.env.encoding``
+``observe(agent)`` encodes that seat's ``Observation`` (``callbreak.bots.encoding``
 documents the vector); nothing else about the deal reaches an agent.  In the four-seat
 call games the calls and tricks run on the batch env's compiled kernel instead
 (``fast``), which writes the very same vectors from that seat's hand and the public
@@ -35,9 +35,9 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
+from callbreak.bots.encoding import Encoder, Mask, Vector
 from callbreak.engine import Action, Deal, Match, Observation, observe_public
 from callbreak.env.batch import LIVE, KernelTable, compiled_kernels
-from callbreak.env.encoding import Encoder, Mask, Vector
 from callbreak.rules import Rules
 
 ENV_PRESETS: tuple[str, ...] = tuple(Rules.presets())

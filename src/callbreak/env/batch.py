@@ -49,11 +49,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from callbreak.bots.encoding import Encoder
 from callbreak.cards import RANK_COUNT, RANKS, SUIT_MASKS
 from callbreak.engine import tricks
 from callbreak.engine.deal import play_rules
 from callbreak.engine.kernel import score_table
-from callbreak.env.encoding import Encoder
 from callbreak.rules import Rules
 
 PLAYERS = 4

@@ -39,11 +39,11 @@ try:
 except ImportError:  # stays importable (doctest collection, docs); register() says what to install
     pyspiel = None
 
+from callbreak.bots.encoding import Encoder
 from callbreak.decks import DECKS
 from callbreak.engine import Deal, Observation
 from callbreak.engine.games import deal_upcard_next, deal_with_nest
 from callbreak.engine.phases import DONE
-from callbreak.env.encoding import Encoder
 from callbreak.rules import Rules
 
 GAMES: dict[str, str] = {f"python_{name.replace('-', '_')}": name for name in Rules.presets()}
