@@ -37,7 +37,7 @@ import time
 from dataclasses import dataclass, field
 
 from callbreak import Match
-from callbreak.arena.play import SeatFault
+from callbreak.arena.errors import SeatFault
 from callbreak.arena.remote import RemoteBot, check_remote
 from callbreak.bots import available_bots, register_bot
 from callbreak.bots.base import parse_spec

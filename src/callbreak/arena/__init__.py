@@ -14,7 +14,8 @@ percentiles).  openskill and matplotlib are imported only when a run needs them.
 (['random'], 32)
 """
 
-from callbreak.arena.play import ArenaConfig, ArenaError, lineup, single_deal_rules
+from callbreak.arena.errors import ArenaError
+from callbreak.arena.play import ArenaConfig, lineup, single_deal_rules
 from callbreak.arena.runner import RAY_MISSING, ArenaRun, run_arena
 from callbreak.arena.summary import ArenaSummary, BotStats, CalibrationRow, summarize
 

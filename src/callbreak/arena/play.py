@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from callbreak.arena.errors import ArenaError as ArenaError
+from callbreak.arena.errors import SeatFault as SeatFault
 from callbreak.bots import Bot, make_bot, refusal, warm_up
 from callbreak.decks import DECKS
 from callbreak.engine import IllegalAction, Match
@@ -44,23 +46,6 @@ MAX_ILLEGAL_EXAMPLES = 10
 
 MAX_REDRAWS = 1000
 """Give up on a deal set after this many hands void as dealt (rules that void every deal)."""
-
-
-class ArenaError(ValueError):
-    """A configuration the arena cannot run: wrong number of seats, unknown bot, missing Ray."""
-
-
-class SeatFault(Exception):
-    """A seat that gave no usable answer: ``kind`` is ``"timeout"`` or ``"illegal"``.
-
-    A bot raises it (the remote seats of ``arena.remote`` do) instead of
-    answering; the arena counts it against the seat, as the Bhoos tournament
-    did, and plays a random legal action in its place.
-    """
-
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(message)
-        self.kind = kind
 
 
 def make_seat(spec: str, seed: int | None = None) -> Bot:

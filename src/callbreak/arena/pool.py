@@ -42,7 +42,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from callbreak.arena.play import ArenaConfig, ArenaError, lineup
+from callbreak.arena.errors import ArenaError
+from callbreak.arena.play import ArenaConfig, lineup
 from callbreak.arena.runner import ArenaRun, Progress, run_arenas
 from callbreak.arena.stats import Interval, mean, mean_ci, percentile
 from callbreak.arena.summary import better

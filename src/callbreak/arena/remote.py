@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from callbreak.arena.play import ArenaError, SeatFault
+from callbreak.arena.errors import ArenaError, SeatFault
 from callbreak.bots.base import parse_spec
 from callbreak.cards import CARD_NAMES, bhoos_name, parse_card
 from callbreak.engine import Action, Observation

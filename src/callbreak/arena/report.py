@@ -4,8 +4,9 @@
 external styles: it opens from the disk anywhere), the plots it shows as PNG
 files beside it, and ``records.jsonl`` with one game record per game played,
 in deal-set then rotation order, so any game can be re-played and checked
-with ``callbreak replay``.  matplotlib is imported here only, with the Agg
-backend, so neither ``import callbreak`` nor a run without ``--report`` pays for it.
+with ``callbreak replay``.  matplotlib is imported by ``arena.figure`` when the
+first plot is drawn, so neither ``import callbreak`` nor a run without ``--report``
+pays for it.
 """
 
 from __future__ import annotations
@@ -14,11 +15,10 @@ import html
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from callbreak.arena.figure import new_figure
 from callbreak.arena.summary import ArenaSummary, BotStats
 
 if TYPE_CHECKING:
-    from matplotlib.figure import Figure
-
     from callbreak.arena.value_lost import ValueLost
 
 PLOTS = {
@@ -29,18 +29,9 @@ PLOTS = {
 """The PNG files of a report and their captions."""
 
 
-def _figure() -> Figure:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from matplotlib.figure import Figure
-
-    return Figure(figsize=(8, 4.5), dpi=100, layout="constrained")
-
-
 def plot_points(summary: ArenaSummary, path: Path) -> None:
     """Box plot of points per game by bot: the spread the means and intervals summarize."""
-    figure = _figure()
+    figure = new_figure()
     axes = figure.add_subplot()
     bots = summary.bots
     axes.boxplot([bot.points_per_game for bot in bots], showmeans=True)
@@ -53,7 +44,7 @@ def plot_points(summary: ArenaSummary, path: Path) -> None:
 
 def plot_calibration(summary: ArenaSummary, path: Path) -> None:
     """Mean tricks taken against the call: a well-calibrated bot sits on or just above y = x."""
-    figure = _figure()
+    figure = new_figure()
     axes = figure.add_subplot()
     top = 1
     for bot in summary.bots:
@@ -73,7 +64,7 @@ def plot_calibration(summary: ArenaSummary, path: Path) -> None:
 
 def plot_ratings(summary: ArenaSummary, path: Path) -> None:
     """Rating μ by bot against the deal sets played: where it settles and how fast."""
-    figure = _figure()
+    figure = new_figure()
     axes = figure.add_subplot()
     history = summary.rating_history
     step = max(1, len(history) // 500)

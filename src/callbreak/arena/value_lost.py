@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from callbreak.arena.figure import new_figure
 from callbreak.arena.play import entry_at
 from callbreak.arena.runner import ArenaRun
 
@@ -174,9 +175,7 @@ class ValueLost:
 
     def plot(self, path: Path) -> None:
         """Mean value lost at the call and at each trick, a line per bot."""
-        from callbreak.arena.report import _figure
-
-        figure = _figure()
+        figure = new_figure()
         axes = figure.add_subplot()
         xs = list(range(self.tricks + 1))
         for bot in self.bots:

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from callbreak.arena.play import SeatFault
+from callbreak.arena.errors import SeatFault
 from callbreak.arena.remote import RemoteBot, is_remote
 from callbreak.bots import Bot, make_bot
 from callbreak.cards import RANK_COUNT, bhoos_name, cards_of

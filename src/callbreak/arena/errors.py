@@ -1,0 +1,21 @@
+"""The arena's two exceptions, below both ``play`` (which raises and counts them) and
+``remote`` (whose seats raise ``SeatFault``); ``play`` and the package name them too."""
+
+from __future__ import annotations
+
+
+class ArenaError(ValueError):
+    """A configuration the arena cannot run: wrong number of seats, unknown bot, missing Ray."""
+
+
+class SeatFault(Exception):
+    """A seat that gave no usable answer: ``kind`` is ``"timeout"`` or ``"illegal"``.
+
+    A bot raises it (the remote seats of ``arena.remote`` do) instead of
+    answering; the arena counts it against the seat, as the Bhoos tournament
+    did, and plays a random legal action in its place.
+    """
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
