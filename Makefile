@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play serve test lint typecheck unit bench clean
+.PHONY: play serve test lint typecheck layers unit bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,7 +18,7 @@ play: $(STAMP)  ## a Call Break match at the terminal against three bots
 serve: $(STAMP)  ## online tables in the browser on http://127.0.0.1:8000/ (ARGS="--port 9000 ...")
 	$(BIN)/callbreak serve $(ARGS)
 
-test: $(STAMP) lint typecheck unit  ## ruff, mypy --strict and the whole pytest suite
+test: $(STAMP) lint typecheck layers unit  ## ruff, mypy --strict, the layers and the whole pytest suite
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
@@ -26,6 +26,9 @@ lint: $(STAMP)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
+
+layers: $(STAMP)  ## no import circle, no arrow up the layers of pyproject.toml, short functions
+	$(BIN)/python -m pytest -q tests/test_layers.py
 
 unit: $(STAMP)
 	$(BIN)/python -m pytest
