@@ -1,0 +1,290 @@
+"""Drawing the table from the person's observation: the top bar, the seats, the middle
+(calls, what each seat said, the trick), the choice bar, the status line and the key bar.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from rich.console import RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual.widgets import Static
+
+from callbreak.cards import SUIT_SYMBOLS, SUITS
+from callbreak.engine import Observation, TrickView
+from callbreak.faces import (
+    CARD_PHASES,
+    deal_facts,
+    phase_face,
+    said,
+    seat_facts,
+    seat_places,
+    trick_winner,
+)
+from callbreak.tui.base import Drawn, TableScreen, TableState
+from callbreak.tui.render import (
+    render_calls,
+    render_said,
+    render_trick,
+)
+from callbreak.tui.widgets import ChoiceBar, HandView, KeyBar
+
+
+class TableDrawing(TableState):
+    """The table drawn from ``session.view()``: nothing here changes the game."""
+
+    def redraw(self) -> None:
+        """Draw the whole table from the person's observation."""
+        try:
+            table = self.table
+        except LookupError:
+            return
+        session = self.session
+        view = session.view()
+        names = [session.seat_name(s) for s in range(session.players)]
+        table.query_one("#topbar", Drawn).show(partial(self._topbar, view))
+        _right, top, _left = seat_places(session.players)
+        wide_places = {0} | (set(top) if len(top) == 1 else set())
+        for seat in range(session.players):
+            place = (seat - session.human) % session.players
+            widget = table.query_one(f"#place-{place}", Static)
+            widget.update(self._seat_text(view, seat, wide=place in wide_places), layout=False)
+            widget.set_class(view.to_act == seat and not session.over, "turn")
+            away = seat in view.dropped or bool(view.dealt_in and seat not in view.dealt_in)
+            widget.set_class(away, "away")
+        table.query_one("#trick", Drawn).show(partial(self._middle, view, names))
+        self._draw_choices(table, view)
+        hand = self._hand(view)
+        picking = self.state == "human" and view.phase in CARD_PHASES
+        legal = frozenset(str(c) for c in view.legal) & frozenset(hand)
+        table.query_one(HandView).show(
+            hand,
+            legal if picking else None,
+            min(self.cursor, len(hand) - 1) if picking and hand else None,
+        )
+        table.query_one("#status", Static).update(self._status(view), layout=False)
+        message = table.query_one("#message", Static)
+        message.update(self.message, layout=False)
+        wanted = {self.message_kind} - {""}
+        if set(message.classes) != wanted:
+            message.set_classes(wanted)
+        table.query_one(KeyBar).show(self._keys(view))
+
+    def _topbar(self, view: Observation, width: int, height: int) -> RenderableType:
+        session, rules = self.session, self.session.rules
+        deals = f"/{rules.match_deals}" if rules.match_end == "deals" else ""
+        if rules.shape.lowest_wins:
+            deals = ""  # a countdown match runs until a score reaches 0
+        deal = f"Deal {view.deal_number}{deals}" + (" · tie-break" if session.tie_break else "")
+        game = f"{rules.title} · {rules.name}"
+        if len(game) > 24:  # the preset's name only where it fits beside the title
+            game = rules.title
+        parts = [game, deal, f"dealer {session.seat_name(view.dealer)}"]
+        if view.phase == "play":
+            parts.append(f"trick {min(view.trick_number + 1, rules.hand_size)}/{rules.hand_size}")
+        if rules.shape.lowest_wins:
+            parts.append("lowest wins")
+        if self.fast:
+            parts.append("fast")
+        grid = Table.grid(expand=True)
+        grid.add_column(no_wrap=True, overflow="ellipsis")
+        grid.add_column(justify="right", no_wrap=True)
+        grid.add_row(Text(" " + " · ".join(parts), style="bold"), Text("? help ", style="dim"))
+        return grid
+
+    def _seat_text(self, view: Observation, seat: int, *, wide: bool) -> Text:
+        session = self.session
+        marker = "▶ " if view.to_act == seat and not session.over else ""
+        name = session.seat_name(seat)
+        kind = session.seat_kind(seat)
+        head = Text.assemble(marker, (name, "bold"))
+        if seat != session.human:
+            head.append(f" · {kind}", style="italic")
+        if view.dealer == seat:
+            head.append(" (dealer)")
+        facts = seat_facts(view, seat)
+        if self.thinking == seat and view.phase == "call" and view.calls[seat] is None:
+            facts[0] = "call …"
+        total = view.totals[seat] if view.totals is not None else None
+        total_text = f"total {total}" if total is not None else ""
+        if view.counting_seats is not None and seat not in view.counting_seats:
+            total_text += " (out of the tie-break)"
+        voids = view.declared_voids[seat]
+        void_text = "void " + "".join(SUIT_SYMBOLS[SUITS.index(s)] for s in voids) if voids else ""
+        if self.thinking == seat:
+            void_text = (void_text + " thinking…").strip()
+        if wide:
+            line = " · ".join(p for p in [*facts, total_text, void_text] if p)
+            return Text.assemble(head, "\n", line)
+        lines = [head, Text(" · ".join(facts)), Text(total_text)]
+        if void_text:
+            lines.append(Text(void_text))
+        return Text("\n").join(lines)
+
+    def _middle(
+        self, view: Observation, names: list[str], width: int, height: int
+    ) -> RenderableType:
+        session = self.session
+        players = session.players
+        if view.phase in ("call", "misdeal", "declare"):
+            order = [(view.dealer + 1 + i) % players for i in range(players)]
+            made = sum(c for c in view.calls if c is not None)
+            floor = session.rules.min_total_calls
+            footer = f"calls so far: {made}" + (f" (at least {floor} to play)" if floor else "")
+            if view.phase == "misdeal":
+                footer = "a hand without spades or honours may be thrown in"
+            if view.phase == "declare":
+                footer = "void suits may be declared to the table"
+            title = f"Deal {view.deal_number} · calls"
+            return render_calls(
+                order, names, view.calls, to_act=view.to_act, title=title, footer=footer
+            )
+        facts = deal_facts(view, names)
+        if view.phase not in ("play", "over", "void"):
+            return self._before_play(view, names, facts, height)
+        playing = view.active or tuple(range(players))
+        trick = view.trick
+        if trick.cards:
+            winning = trick_winner(view, trick)
+            assert winning is not None
+            title = f"Trick {view.trick_number + 1} · {names[trick.leader]} led"
+            footer = f"{names[winning]} is winning"
+            return render_trick(
+                trick,
+                players=players,
+                human=session.human,
+                winning=winning,
+                width=width,
+                height=height,
+                title=title,
+                footer=footer,
+                facts=facts,
+                playing=playing,
+            )
+        if view.history:
+            last = view.history[-1]
+            assert last.winner is not None
+            title = f"Trick {len(view.history)} · {names[last.leader]} led"
+            lead = names[view.to_act] if view.to_act is not None else ""
+            footer = f"{names[last.winner]} won it"
+            if not self.show_last and lead:
+                footer += f" · {lead} to lead"
+            return render_trick(
+                last,
+                players=players,
+                human=session.human,
+                winning=last.winner,
+                width=width,
+                height=height,
+                title=title,
+                footer=footer,
+                facts=facts,
+                playing=playing,
+            )
+        leader = names[view.to_act] if view.to_act is not None else ""
+        empty = TrickView(view.dealer, (), None)
+        return render_trick(
+            empty,
+            players=players,
+            human=session.human,
+            winning=None,
+            width=width,
+            height=height,
+            title="Trick 1",
+            footer=f"{leader} leads" if leader else "",
+            facts=facts,
+            playing=playing,
+        )
+
+    def _before_play(
+        self, view: Observation, names: list[str], facts: str, height: int
+    ) -> RenderableType:
+        """The middle before the tricks: what each seat said this phase, the deal's facts."""
+        players = self.session.players
+        seats = view.dealt_in or tuple(range(players))
+        order = sorted(seats, key=lambda s: (s - view.dealer - 1) % players)
+        shown = [said(view, seat) for seat in range(players)]
+        title = f"Deal {view.deal_number} · {view.phase}"
+        if view.phase == "auction":
+            bids = [b for _, b in view.bids if b != "pass"]
+            footer = f"high bid {max(map(int, bids))}" if bids else "no bid yet"
+        elif view.to_act is not None:
+            footer = f"{names[view.to_act]} to {phase_face(view.phase).verb}"
+        else:
+            footer = ""
+        return render_said(
+            order,
+            names,
+            shown,
+            to_act=view.to_act,
+            title=title,
+            footer=footer,
+            facts=facts,
+            height=height,
+        )
+
+    def _draw_choices(self, table: TableScreen, view: Observation) -> None:
+        bar = table.query_one(ChoiceBar)
+        human = self.state == "human"
+        described = phase_face(view.phase)
+        if human and view.phase not in CARD_PHASES:
+            options = described.options(view)
+            if bar.options != options:
+                start = next((i for i, (_, c) in enumerate(options) if c == 3), 0)
+                bar.offer(described.prompt(view), options, start)
+            return
+        prompt = f"Your hand ({len(view.hand)})"
+        if human:
+            if view.phase != "play":
+                prompt = described.prompt(view)
+            else:
+                prompt += " · solid cards are legal"
+            if self.typed:
+                prompt += f" · typed: {self.typed.upper()}_"
+            options = described.options(view)
+            bar.offer(prompt, options, bar.cursor if bar.options == options else 0)
+            return
+        if view.dealt_in and self.session.human not in view.dealt_in:
+            prompt = "You are out of the game: the others play on"
+        elif self.session.human in view.dropped:
+            prompt = f"Your hand ({len(view.hand)}) · you sit this deal out"
+        bar.offer(prompt, [])
+
+    def _status(self, view: Observation) -> Text:
+        session = self.session
+        if session.over:
+            return Text("The match is over.")
+        if self.state == "human":
+            if view.phase == "call":
+                typed = f" (typed {self.typed})" if self.typed else ""
+                return Text(f"Your call{typed}: ← → and Enter, type the number, or click it")
+            return Text(phase_face(view.phase).keys_hint)
+        if self.state == "pause":
+            return Text("space: go on" + ("" if self.fast else " · f: fast"), style="dim")
+        if self.thinking is not None:
+            return Text(f"{session.seat_name(self.thinking)} is thinking…", style="italic")
+        return Text("")
+
+    def _keys(self, view: Observation) -> list[tuple[str, str, str]]:
+        keys: list[tuple[str, str, str]] = []
+        if self.state == "modal":
+            pass
+        elif self.state == "human":
+            if view.phase == "play":
+                keys += [("←→⏎", "play", "enter"), ("as", "type", "enter")]
+            elif view.phase in CARD_PHASES:
+                keys += [("←→⏎", "throw" if view.phase == "exchange" else "lay away", "enter")]
+                keys += [(k, str(v), f"key:{k}") for k, v in phase_face(view.phase).keys.items()]
+            else:
+                keys += [("←→⏎", "choose", "enter")]
+            keys.append(("i", "hint", "hint"))
+        else:
+            keys += [("␣", "go on", "skip"), ("f", "fast" if not self.fast else "wait", "fast")]
+        keys += [
+            ("l", "last trick", "last"),
+            ("p", "scores", "scores"),
+            ("?", "help", "help"),
+            ("^C", "quit", "quit"),
+        ]
+        return keys
