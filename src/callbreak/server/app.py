@@ -231,11 +231,10 @@ def _printable(value: Any) -> Any:
     return value
 
 
-def create_app(config: ServerConfig | None = None) -> FastAPI:
-    """The app for ``config``; the database is migrated and the bus joined on start-up."""
-    config = config or ServerConfig()
-    reviews = TableReviews()
-    verified: dict[str, dict[str, Any]] = {}
+def _lifespan(
+    config: ServerConfig, reviews: TableReviews
+) -> Callable[[FastAPI], contextlib.AbstractAsyncContextManager[None]]:
+    """The app's start-up and shut-down: the store migrated, the bus joined, the hub run."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -255,43 +254,74 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             await bus.close()
             await store.close()
 
-    app = FastAPI(title="callbreak tables", lifespan=lifespan, docs_url="/api/docs")
+    return lifespan
+
+
+async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
+    """422 with where and why, without echoing the input: a NaN or a lone surrogate in
+    it cannot be written as JSON, and the default reply turned such a 422 into a 500."""
+    detail = [
+        {
+            "loc": [_printable(part) for part in item.get("loc", ())],
+            "msg": _printable(item.get("msg", "")),
+            "type": item.get("type", ""),
+        }
+        for item in error.errors()
+    ]
+    return JSONResponse({"detail": detail}, status_code=422)
+
+
+def hub_of(request: Request | WebSocket) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+async def seated(request: Request, code: str) -> tuple[TableSlot, int | None]:
+    """The table of ``code`` (404 if there is none) and the seat whose token the request
+    carries (``Authorization: Bearer`` or the table's cookie), None for anyone else.
+    Codes are read in capitals, as the lobby shows them, however they are typed."""
+    code = code.upper()
+    slot = await hub_of(request).table(code) if valid_code(code) else None
+    if slot is None:
+        raise HTTPException(404, "there is no table with this code")
+    token = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
+    token = token or request.cookies.get(cookie_name(code), "")
+    return slot, slot.table.seat_for_token_hash(hash_token(token)) if token else None
+
+
+def page() -> FileResponse:
+    return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+
+def seat_cookie(response: Response, code: str, token: str) -> None:
+    response.set_cookie(
+        cookie_name(code),
+        token,
+        max_age=COOKIE_AGE_S,
+        httponly=True,
+        samesite="lax",
+        path="/",
+    )
+
+
+def create_app(config: ServerConfig | None = None) -> FastAPI:
+    """The app for ``config``; the database is migrated and the bus joined on start-up."""
+    config = config or ServerConfig()
+    reviews = TableReviews()
+    app = FastAPI(
+        title="callbreak tables", lifespan=_lifespan(config, reviews), docs_url="/api/docs"
+    )
     app.add_middleware(_BodyLimit)
-
-    @app.exception_handler(RequestValidationError)
-    async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
-        """422 with where and why, without echoing the input: a NaN or a lone surrogate in
-        it cannot be written as JSON, and the default reply turned such a 422 into a 500."""
-        detail = [
-            {
-                "loc": [_printable(part) for part in item.get("loc", ())],
-                "msg": _printable(item.get("msg", "")),
-                "type": item.get("type", ""),
-            }
-            for item in error.errors()
-        ]
-        return JSONResponse({"detail": detail}, status_code=422)
-
+    app.exception_handler(RequestValidationError)(invalid_request)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    _add_pages(app)
+    _add_tables(app, reviews)
+    _add_records(app, config)
+    return app
 
-    def hub_of(request: Request | WebSocket) -> Hub:
-        hub: Hub = request.app.state.hub
-        return hub
 
-    async def seated(request: Request, code: str) -> tuple[TableSlot, int | None]:
-        """The table of ``code`` (404 if there is none) and the seat whose token the request
-        carries (``Authorization: Bearer`` or the table's cookie), None for anyone else.
-        Codes are read in capitals, as the lobby shows them, however they are typed."""
-        code = code.upper()
-        slot = await hub_of(request).table(code) if valid_code(code) else None
-        if slot is None:
-            raise HTTPException(404, "there is no table with this code")
-        token = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
-        token = token or request.cookies.get(cookie_name(code), "")
-        return slot, slot.table.seat_for_token_hash(hash_token(token)) if token else None
-
-    def page() -> FileResponse:
-        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+def _add_pages(app: FastAPI) -> None:
+    """The pages (one single-page app under three paths), the health check and the meta."""
 
     @app.get("/", include_in_schema=False)
     async def lobby_page() -> FileResponse:
@@ -324,15 +354,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             "faces": face_tables(),
         }
 
-    def seat_cookie(response: Response, code: str, token: str) -> None:
-        response.set_cookie(
-            cookie_name(code),
-            token,
-            max_age=COOKIE_AGE_S,
-            httponly=True,
-            samesite="lax",
-            path="/",
-        )
+
+def _add_tables(app: FastAPI, reviews: TableReviews) -> None:
+    """Creating, reading, joining and starting a table, and the review of its deals."""
 
     @app.post("/api/tables", status_code=201)
     async def create_table(
@@ -418,6 +442,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         slot, viewer = await seated(request, code)
         return await table_review(reviews, slot.table, viewer, deal, seat)
 
+
+def _add_records(app: FastAPI, config: ServerConfig) -> None:
+    """The finished matches (history, records to download, their seed checks) and the
+    table socket."""
+    verified: dict[str, dict[str, Any]] = {}
+
     @app.get("/api/history")
     async def history(request: Request, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
         limit = max(1, min(limit, 200))
@@ -467,8 +497,6 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.websocket("/ws/{code}")
     async def table_socket(ws: WebSocket, code: str) -> None:
         await serve_socket(hub_of(ws), config, ws, code)
-
-    return app
 
 
 async def serve_socket(hub: Hub, config: ServerConfig, ws: WebSocket, code: str) -> None:
