@@ -274,6 +274,8 @@ def report(out: list[str]) -> None:
             f"  {sized}" + ("  (a compiled kernel)" if sized.name in contract.kernels else "")
         )
     out.append(f"longest function: {functions[0]}")
+    plain = [f for f in functions if not any(f.name.startswith(k) for k in contract.kernels)]
+    out.append(f"longest function outside the kernels: {plain[0]}")
     out.append(f"longest class: {classes[0]}")
 
 
