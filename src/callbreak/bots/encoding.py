@@ -4,6 +4,8 @@ The RL faces (the PettingZoo env, the Gymnasium single seat, the OpenSpiel game
 and the ``rl`` bot) all encode through ``Encoder``, and ``Encoder.encode``
 reads nothing but an ``Observation``: the hidden-information wall of
 docs/design.md holds by construction, because no ``Deal`` ever reaches this module.
+It sits with the bots, below the envs, because the ``rl`` bot reads it too
+(``callbreak.env.encoding`` names the same things).
 
 Seats are *relative*: index 0 is the observing seat, 1 the seat after it, and
 so on round the table, so one policy can sit in any chair; P is the table's

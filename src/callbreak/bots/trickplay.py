@@ -1,6 +1,6 @@
 """What the heuristic and the family's policies (``batak``, ``rook``, ``fivecard``) share.
 
-The heuristic chooses a family game's policy by the game and hands it itself; the policies
+The heuristic picks the policy of a family game and hands it itself; the policies
 build on its hand evaluation and call back into its trick play.  Both pieces live here, below
 all of them, so that the policies need not import the heuristic that imports them: the
 evaluation as a function, the bot as the ``TrickPlayer`` interface it satisfies.
