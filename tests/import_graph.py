@@ -176,13 +176,19 @@ class Contract:
         )
 
     def place(self, module: str) -> tuple[int, str]:
-        """The layer (0 is the bottom) and the member prefix that ``module`` belongs to."""
+        """The layer (0 is the bottom) and the member that ``module`` belongs to, the longest
+        that names it: ``a.b`` names the module ``a.b`` and every module under it, ``a.b.*``
+        only those under it; the package itself names its ``__init__`` alone, so that a
+        module the contract leaves out is found."""
         best: tuple[int, str] | None = None
         for number, layer in enumerate(self.layers):
             for member in layer.members:
-                if (module == member or module.startswith(member + ".")) and (
-                    best is None or len(member) > len(best[1])
-                ):
+                if member.endswith(".*"):
+                    matches = module.startswith(member[:-1])
+                else:
+                    inside = member != PACKAGE and module.startswith(member + ".")
+                    matches = module == member or inside
+                if matches and (best is None or len(member) > len(best[1])):
                     best = (number, member)
         if best is None:
             raise LookupError(f"{module} is in no layer of the contract")

@@ -59,3 +59,15 @@ def test_the_checker_finds_a_circle_and_an_upward_arrow(contract: Contract) -> N
         "callbreak.cards -> callbreak.engine.deal (line 1)",
         "callbreak.tui.app -> callbreak.server.app (line 3)",
     ]
+
+
+def test_a_module_is_placed_by_the_longest_name_that_covers_it(contract: Contract) -> None:
+    top, _ = contract.place("callbreak")
+    assert top == len(contract.layers) - 1
+    assert contract.place("callbreak.tui.app")[1] == "callbreak.tui"
+    registry, _ = contract.place("callbreak.games")
+    game, member = contract.place("callbreak.games.batak")
+    assert member == "callbreak.games.*" and game > contract.place("callbreak.engine.deal")[0]
+    assert registry < contract.place("callbreak.rules")[0]
+    with pytest.raises(LookupError, match=r"callbreak\.newcomer is in no layer"):
+        contract.place("callbreak.newcomer")
