@@ -4,6 +4,6 @@ The encoder moved below the bots, so that the ``rl`` bot (``bots.policy``) reads
 without importing the envs that seat it; its module docstring lists every field.
 """
 
-from callbreak.bots.encoding import FIVE_CARD_GAMES, SCORE_CLIP, Encoder, Mask, Vector
+from callbreak.bots.encoding import SCORE_CLIP, Encoder, Mask, Vector
 
-__all__ = ["FIVE_CARD_GAMES", "SCORE_CLIP", "Encoder", "Mask", "Vector"]
+__all__ = ["SCORE_CLIP", "Encoder", "Mask", "Vector"]
