@@ -1,6 +1,6 @@
 """The observation vector and the action table: ``callbreak.bots.encoding``, named here too.
 
-The encoder moved below the bots, so that the ``rl`` bot (``bots.policy``) reads the vector
+The encoder moved to the bots, below the envs, so that the ``rl`` bot (``bots.policy``) reads it
 without importing the envs that seat it; its module docstring lists every field.
 """
 
