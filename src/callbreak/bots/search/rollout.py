@@ -33,7 +33,7 @@ import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy
 
@@ -57,7 +57,39 @@ class Rollouts:
     mixed_card_tricks: Callable[..., Any]
 
 
-def _build(jit: Callable[[Any], Any]) -> Rollouts:
+Kernel = Callable[..., Any]
+"""A function of the playouts: compiled by the ``jit`` a builder is given, or plain Python."""
+
+
+class _Cards(NamedTuple):
+    """The card kernels the policies are written with (the engine's ``legal_mask`` and
+    ``beats`` among them)."""
+
+    legal_mask: Kernel
+    beats: Kernel
+    top: Callable[[int], int]
+    count: Callable[[int], int]
+    low: Callable[[int], int]
+    lowest_rank: Callable[[int], int]
+    highest_rank: Callable[[int], int]
+    is_boss: Callable[[int, int], bool]
+    holds: Callable[[int, int, Any, int, int], bool]
+
+
+class _Play(NamedTuple):
+    """The heuristic's card (``choose``), the generator (``draw``, ``pick``) and ``place``."""
+
+    choose: Callable[..., int]
+    draw: Callable[[Any], float]
+    pick: Callable[[Any, Any], int]
+    place: Callable[..., tuple[int, int, int]]
+
+
+# The builders below make the playouts in stages, each kernel closing over the jitted
+# kernels of the stages before it, so that one source runs compiled or as plain Python.
+
+
+def _card_kernels(jit: Callable[[Any], Any]) -> _Cards:
     legal_mask = jit(tricks.legal_mask)
     beats = jit(tricks.beats)
 
@@ -118,6 +150,13 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
 
     holds = jit(holds)
 
+    return _Cards(legal_mask, beats, top, count, low, lowest_rank, highest_rank, is_boss, holds)
+
+
+def _lead_kernel(jit: Callable[[Any], Any], k: _Cards) -> Callable[..., int]:
+    """The heuristic's lead (``HeuristicBot._lead``)."""
+    top, count, low, lowest_rank, is_boss = k.top, k.count, k.low, k.lowest_rank, k.is_boss
+
     def lead(
         hand: int, unseen: int, voids: Any, seat: int, legal: int, need: int, trump: int
     ) -> int:
@@ -169,6 +208,13 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
         return lowest_rank(pool)
 
     lead = jit(lead)
+    return lead
+
+
+def _follow_kernel(jit: Callable[[Any], Any], k: _Cards) -> Callable[..., int]:
+    """The heuristic's card to a trick led by another seat (``HeuristicBot._follow``)."""
+    beats, top, count, low, holds = k.beats, k.top, k.count, k.low, k.holds
+    lowest_rank, highest_rank = k.lowest_rank, k.highest_rank
 
     def follow(
         hand: int,
@@ -236,6 +282,14 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
         return best
 
     follow = jit(follow)
+    return follow
+
+
+def _play_kernels(
+    jit: Callable[[Any], Any], k: _Cards, lead: Callable[..., int], follow: Callable[..., int]
+) -> _Play:
+    """The heuristic's card for any seat (``choose``), the generator and ``place``."""
+    legal_mask, beats, low = k.legal_mask, k.beats, k.low
 
     def choose(
         rules: Any,
@@ -289,6 +343,42 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
         return 0
 
     pick = jit(pick)
+
+    def place(
+        rules: Any,
+        hands: Any,
+        voids: Any,
+        p: int,
+        n: int,
+        c: int,
+        led: int,
+        win: int,
+        win_seat: int,
+    ) -> tuple[int, int, int]:
+        """Seat ``p`` plays ``c`` as the ``n``-th card of the trick: out of its hand, the
+        void it shows recorded; returns the suit led and the winning card and seat."""
+        trump = rules.trump
+        hands[p] ^= 1 << c
+        suit = c // RANK_COUNT
+        if n > 0 and suit != led:
+            voids[p] |= 1 << led
+            if rules.must_trump == ALWAYS and trump >= 0 and suit != trump:
+                voids[p] |= 1 << trump
+        if n == 0:
+            return suit, c, p
+        if beats(c, win, trump):
+            return led, c, p
+        return led, win, win_seat
+
+    place = jit(place)
+    return _Play(choose, draw, pick, place)
+
+
+def _model_kernel(jit: Callable[[Any], Any], k: _Cards, play: _Play) -> Callable[..., int]:
+    """``choose_as``: the card of a seat of any play model (``MODELS``)."""
+    legal_mask, beats, top, count, low = k.legal_mask, k.beats, k.top, k.count, k.low
+    is_boss, holds = k.is_boss, k.holds
+    choose, draw = play.choose, play.draw
 
     def choose_as(
         style: int,
@@ -408,34 +498,15 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
         return choose(rules, hands, p, n, leader, led, win, need, voids, first_trick, trump_played)
 
     choose_as = jit(choose_as)
+    return choose_as
 
-    def place(
-        rules: Any,
-        hands: Any,
-        voids: Any,
-        p: int,
-        n: int,
-        c: int,
-        led: int,
-        win: int,
-        win_seat: int,
-    ) -> tuple[int, int, int]:
-        """Seat ``p`` plays ``c`` as the ``n``-th card of the trick: out of its hand, the
-        void it shows recorded; returns the suit led and the winning card and seat."""
-        trump = rules.trump
-        hands[p] ^= 1 << c
-        suit = c // RANK_COUNT
-        if n > 0 and suit != led:
-            voids[p] |= 1 << led
-            if rules.must_trump == ALWAYS and trump >= 0 and suit != trump:
-                voids[p] |= 1 << trump
-        if n == 0:
-            return suit, c, p
-        if beats(c, win, trump):
-            return led, c, p
-        return led, win, win_seat
 
-    place = jit(place)
+def _playout_kernels(
+    jit: Callable[[Any], Any], k: _Cards, play: _Play, choose_as: Kernel
+) -> tuple[Kernel, Kernel]:
+    """``play_out`` (a deal from the trick in progress to its end) and ``seat_models``."""
+    beats = k.beats
+    draw, pick, place = play.draw, play.pick, play.place
 
     def play_out(
         rules: Any,
@@ -512,6 +583,13 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
         draw(rng)
 
     seat_models = jit(seat_models)
+    return play_out, seat_models
+
+
+def _call_entries(
+    jit: Callable[[Any], Any], play_out: Kernel, seat_models: Kernel
+) -> tuple[Kernel, Kernel]:
+    """The entry points for a call: ``call_tricks`` and ``mixed_call_tricks``, jitted."""
 
     def mixed_call_tricks(
         rules: Any,
@@ -566,6 +644,8 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
                 for p in range(PLAYERS):
                     out[i, k, p] = won[p]
 
+    mixed_call_tricks = jit(mixed_call_tricks)
+
     def call_tricks(
         rules: Any, worlds: Any, leader: int, calls: Any, voids0: Any, seat: int, lo: int, out: Any
     ) -> None:
@@ -575,6 +655,15 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
         ``voids0`` holds the voids known before the first lead (declared ones)."""
         models = numpy.ones(1)
         mixed_call_tricks(rules, worlds, leader, calls, voids0, seat, lo, out, models, 0.0, 0)
+
+    return jit(call_tricks), mixed_call_tricks
+
+
+def _card_entries(
+    jit: Callable[[Any], Any], k: _Cards, play_out: Kernel, seat_models: Kernel
+) -> tuple[Kernel, Kernel]:
+    """The entry points for a card: ``card_tricks`` and ``mixed_card_tricks``, jitted."""
+    beats = k.beats
 
     def mixed_card_tricks(
         rules: Any,
@@ -667,6 +756,8 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
                 for p in range(PLAYERS):
                     out[i, j, p] = won[p]
 
+    mixed_card_tricks = jit(mixed_card_tricks)
+
     def card_tricks(
         rules: Any,
         worlds: Any,
@@ -704,6 +795,14 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
             0.0,
             0,
         )
+
+    return jit(card_tricks), mixed_card_tricks
+
+
+def _surprises_entry(jit: Callable[[Any], Any], k: _Cards, play: _Play) -> Kernel:
+    """The entry point that weighs worlds by the others' play: ``surprises``, jitted."""
+    legal_mask, count = k.legal_mask, k.count
+    choose, place = play.choose, play.place
 
     def surprises(
         rules: Any,
@@ -788,12 +887,20 @@ def _build(jit: Callable[[Any], Any]) -> Rollouts:
                     led = -1
                     win = -1
 
-    mixed_call_tricks = jit(mixed_call_tricks)
-    mixed_card_tricks = jit(mixed_card_tricks)
+    entry: Kernel = jit(surprises)
+    return entry
+
+
+def _build(jit: Callable[[Any], Any]) -> Rollouts:
+    cards = _card_kernels(jit)
+    play = _play_kernels(jit, cards, _lead_kernel(jit, cards), _follow_kernel(jit, cards))
+    play_out, seat_models = _playout_kernels(jit, cards, play, _model_kernel(jit, cards, play))
+    call_tricks, mixed_call_tricks = _call_entries(jit, play_out, seat_models)
+    card_tricks, mixed_card_tricks = _card_entries(jit, cards, play_out, seat_models)
     return Rollouts(
-        jit(call_tricks),
-        jit(card_tricks),
-        jit(surprises),
+        call_tricks,
+        card_tricks,
+        _surprises_entry(jit, cards, play),
         compiled=jit is not _identity,
         mixed_call_tricks=mixed_call_tricks,
         mixed_card_tricks=mixed_card_tricks,
