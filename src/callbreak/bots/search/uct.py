@@ -31,7 +31,7 @@ import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy
 
@@ -68,7 +68,18 @@ def root_state(world: World) -> Any:
     return state
 
 
-def _build(jit: Callable[[Any], Any]) -> Uct:
+class _Moves(NamedTuple):
+    """The state kernels the search is written with, jitted as it was given."""
+
+    to_move: Callable[[Any], int]
+    legal: Callable[[Any, Any], int]
+    play: Callable[[Any, Any, int], None]
+    reset: Callable[[Any, Any, Any, int], None]
+    random_card: Callable[[int], int]
+
+
+def _move_kernels(jit: Callable[[Any], Any]) -> _Moves:
+    """Whose turn, the legal cards, a card played, a world set up, a random card."""
     legal_mask = jit(tricks.legal_mask)
     beats = jit(tricks.beats)
     popcount = jit(tricks.popcount)
@@ -132,6 +143,13 @@ def _build(jit: Callable[[Any], Any]) -> Uct:
         return int(nth_card(mask, int(numpy.random.random() * popcount(mask))))
 
     random_card = jit(random_card)
+    return _Moves(to_move, legal, play, reset, random_card)
+
+
+def _build(jit: Callable[[Any], Any]) -> Uct:
+    moves = _move_kernels(jit)
+    to_move, legal, play, reset = moves.to_move, moves.legal, moves.play, moves.reset
+    random_card = moves.random_card
 
     def search(
         rules: Any,
