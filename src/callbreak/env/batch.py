@@ -124,25 +124,15 @@ class _Kernels:
     compiled: bool
 
 
-def _build(
-    jit: Callable[[Any], Any],
-    np_: Any,
-    loop: Any = range,
-    step_jit: Callable[[Any], Any] | None = None,
-    inline: Callable[[Any], Any] | None = None,
-) -> _Kernels:
-    """The kernels, each passed through ``jit``; ``step`` through ``step_jit`` (a parallel
-    jit, say), running its tables with ``loop`` (``range``, or ``numba.prange``); the
-    helpers that take the state tuple through ``inline`` (numba's ``inline="always"``: a
-    call would copy the tuple and count up and down the owner of each of its arrays)."""
-    step_jit = step_jit or jit
-    inline = inline or jit
-    play_rules_type = tricks.PlayRules
-    legal_mask = jit(tricks.legal_mask)
-    beats = jit(tricks.beats)
+Kernel = Callable[..., Any]
+"""A kernel of the batch env: compiled by the ``jit`` a builder is given, or plain Python."""
 
-    def seed(value: int) -> None:
-        np_.random.seed(value)
+
+def _deal_kernels(
+    jit: Callable[[Any], Any], np_: Any, inline: Callable[[Any], Any]
+) -> tuple[Kernel, Kernel]:
+    """``rules_of`` (the play rules from the layout's ints) and ``deal`` (a table afresh)."""
+    play_rules_type = tricks.PlayRules
 
     def qualifies(hand: int, trump_mask: int, faces_mask: int, faces: bool) -> bool:
         if not hand & trump_mask:
@@ -207,6 +197,15 @@ def _build(
         info[i, I_END] = LIVE
 
     deal = jit(deal)
+
+    return rules_of, deal
+
+
+def _encode_kernels(
+    jit: Callable[[Any], Any], inline: Callable[[Any], Any]
+) -> tuple[Kernel, Kernel, Kernel]:
+    """``allowed`` (the cards a seat may play), ``encode_row`` and ``encode``."""
+    legal_mask = jit(tricks.legal_mask)
 
     def allowed(rules: Any, s: Any, i: int, seat: int) -> int:
         """The cards ``seat`` may play now at table ``i`` (in the play)."""
@@ -312,6 +311,15 @@ def _build(
 
     encode = inline(encode)
 
+    return allowed, encode_row, encode
+
+
+def _apply_kernels(
+    jit: Callable[[Any], Any], inline: Callable[[Any], Any]
+) -> tuple[Kernel, Kernel, Kernel]:
+    """``apply`` (one action at a table), ``legal_action`` and ``settle`` (a deal's end)."""
+    beats = jit(tricks.beats)
+
     def apply(rules: Any, s: Any, i: int, a: int, layout: Any) -> None:
         """Play action ``a`` (legal: checked before) at table ``i``; a deal that ends is
         marked OVER or VOID in ``info``, its state left as it ended."""
@@ -401,6 +409,29 @@ def _build(
         return end != LIVE  # type: ignore[no-any-return]
 
     settle = inline(settle)
+
+    return apply, legal_action, settle
+
+
+def _build(
+    jit: Callable[[Any], Any],
+    np_: Any,
+    loop: Any = range,
+    step_jit: Callable[[Any], Any] | None = None,
+    inline: Callable[[Any], Any] | None = None,
+) -> _Kernels:
+    """The kernels, each passed through ``jit``; ``step`` through ``step_jit`` (a parallel
+    jit, say), running its tables with ``loop`` (``range``, or ``numba.prange``); the
+    helpers that take the state tuple through ``inline`` (numba's ``inline="always"``: a
+    call would copy the tuple and count up and down the owner of each of its arrays)."""
+    step_jit = step_jit or jit
+    inline = inline or jit
+    rules_of, deal = _deal_kernels(jit, np_, inline)
+    allowed, encode_row, encode = _encode_kernels(jit, inline)
+    apply, legal_action, settle = _apply_kernels(jit, inline)
+
+    def seed(value: int) -> None:
+        np_.random.seed(value)
 
     def step(
         s: Any,
