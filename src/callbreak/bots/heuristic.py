@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from callbreak.bots import batak, fivecard, rook
 from callbreak.bots.base import CALLS, register_bot
 from callbreak.bots.knowledge import Knowledge, read
 from callbreak.bots.trickplay import estimate_tricks as estimate_tricks  # named here too
@@ -130,21 +131,13 @@ class HeuristicBot:
 
 def _family_policy(policy: str) -> Callable[[HeuristicBot, Observation], Action]:
     """The policy a game's record names (``Game.policy``), for the games that are not
-    played by calls; the call games' own policy is the class above.
-
-    Imported here, not at the top, because those modules build on this one
-    (its hand evaluation and trick play).
+    played by calls; the call games' own policy is the class above.  The family's
+    policies build on ``trickplay``, not on this module, so they are imported at the top.
     """
     if policy == "trump-auction":
-        from callbreak.bots import batak
-
         return batak.act
     if policy == "point-auction":
-        from callbreak.bots import rook
-
         return rook.act
-    if policy == "five-card":  # fivecard.POLICY, which imports this module
-        from callbreak.bots import fivecard
-
+    if policy == fivecard.POLICY:
         return fivecard.act
     raise ValueError(f"the heuristic does not know the policy {policy!r}")
