@@ -5,23 +5,47 @@ enough state (masks and small lists) that random play through it stays fast.
 The phases before the play (misdeal, call, declare, auction, discard, trump,
 partner, ...) are objects listed by the game's record (``callbreak.games``) and
 walked by ``advance``; the card play is inlined in ``act`` because every random
-playout goes through it.  State the phases leave (calls, bids, contract, trump,
-partner) lives here, where ``observe`` reads what is public.
+playout goes through it.
+
+A deal holds what every game shares (seats, hands, the cards laid out, the
+tricks, the log, trump) and, in ``parts``, the state its own phases add (calls,
+bids, the nest, the seats that dropped, ...): each part belongs to the phase
+that makes it (``engine/phases.py``) and says which of its facts each seat may
+see.  The facts outside code reads (``calls``, ``bids``, ``contract``,
+``declarer``, ``partner``, ``dropped``, ...) are properties here that ask the part
+and give a neutral value in a game without it.
 """
 
 from __future__ import annotations
 
 import functools
+import operator
 import random
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from callbreak import cards
 from callbreak.cards import DECK_SIZE, RANK_COUNT, RANKS, SUIT_MASKS
 from callbreak.decks import DECKS, REVERSED, ROOK_FREE, ROOK_SLOT, STANDARD, Deck, reverse_ranks
+from callbreak.engine.actions import Entry
 from callbreak.engine.errors import IllegalAction
 from callbreak.engine.games import Context, Layout, deal_round
-from callbreak.engine.phases import Phase
+from callbreak.engine.phases import (
+    Bidding,
+    Calls,
+    Claims,
+    Declarations,
+    Drops,
+    Exchanges,
+    LaidAway,
+    Nest,
+    Part,
+    PartnerCall,
+    Phase,
+    Settlement,
+    TrumpChoice,
+    UpcardRank,
+)
 from callbreak.engine.tricks import PlayRules, beats, explain_illegal, legal_mask
 from callbreak.games import Game
 from callbreak.points import Points
@@ -33,10 +57,11 @@ if TYPE_CHECKING:
 Action = int | str | bool
 """A call or bid (int), a card, a suit, "pass" (strings) or a yes/no decision (bool)."""
 
-MISDEAL, CALL, DECLARE, PLAY, OVER, VOID = "misdeal", "call", "declare", "play", "over", "void"
-AUCTION, TRUMP, DISCARD, PARTNER = "auction", "trump", "discard", "partner"
+PLAY, OVER, VOID = "play", "over", "void"
+"""The phases every deal knows itself: the play, and its two ends.  The others' names are
+their phases' own (``Phase.name``)."""
 
-_Engine = tuple[PlayRules, Game, Deck, int, tuple[int, ...]]
+_Engine = tuple[PlayRules, Game, Deck, int, tuple[int, ...], tuple[type[Part], ...]]
 _ENGINE_CACHE: dict[Rules, _Engine] = {}
 _LAST_ENGINE: list[Any] = [None, None]
 
@@ -53,15 +78,58 @@ def _engine(rules: Rules) -> _Engine:
         return engine
     cached = _ENGINE_CACHE.get(rules)
     if cached is None:
+        game = rules.shape
         cached = _ENGINE_CACHE[rules] = (
             PlayRules.of(rules),
-            rules.shape,
+            game,
             DECKS[rules.shape.deck],
             rules.hand_size,
             tuple(range(rules.players)),
+            _takers(game.phases),
         )
     _LAST_ENGINE[:] = (rules, cached)
     return cached
+
+
+def _takers(phases: Sequence[Phase]) -> tuple[type[Part], ...]:
+    """The parts the phases name that take something from the dealing (the nest)."""
+    kinds: list[type[Part]] = []
+    for phase in phases:
+        kinds.extend(
+            kind for kind in phase.parts if kind.dealt is not Part.dealt and kind not in kinds
+        )
+    return tuple(kinds)
+
+
+P = TypeVar("P", bound=Part)
+
+
+class Parts(dict[type[Part], Part]):
+    """A deal's parts by kind.  A part is made when a phase first asks for it (``parts[kind]``),
+    so a deal carries no state for phases it skipped; ``get`` asks without making one.
+    Copying copies every part (``Deal.copy``)."""
+
+    __slots__ = ("players",)
+    players: int
+    """Seats of the deal, for a new part (set right after the dict is made: dict's own
+    constructor is the fast one, and a deal makes one of these per deal and per copy)."""
+
+    def __missing__(self, kind: type[Part]) -> Part:
+        part = self[kind] = kind(self.players)
+        return part
+
+    if TYPE_CHECKING:  # dict's own lookups at run time (phases index it on every action)
+
+        def __getitem__(self, kind: type[P]) -> P: ...
+
+        def get(self, kind: type[P]) -> P | None: ...  # type: ignore[override]
+
+    def copy(self) -> Parts:
+        other = Parts()
+        other.players = self.players
+        for kind, part in self.items():
+            other[kind] = part.copy()
+        return other
 
 
 def play_rules(rules: Rules) -> PlayRules:
@@ -158,69 +226,72 @@ class Deal:
     ('auction', 1, [5, 6, 7], 'pass')
     """
 
-    # Slots, not a __dict__: a deal has some forty facts, and past thirty a per-instance dict
-    # loses CPython's fast shared-key layout, which slowed every attribute read of the play
-    # loop by a tenth.  Facts most games never set get their neutral value in __init__.
-    __slots__ = (
-        "_hand_size",
-        "_input",
-        "_led",
-        "_legal",
-        "_names",
-        "_next",
-        "_phase",
-        "_phase_at",
-        "_play_rules",
-        "_points",
-        "_trick_size",
-        "_views",
-        "_win",
-        "_win_seat",
-        "active",
-        "bids",
-        "calls",
-        "chooser",
-        "claims",
-        "context",
-        "contract",
-        "dealer",
-        "dealt",
-        "dealt_in",
-        "dealt_stock",
-        "deck",
-        "declared",
-        "declared_voids",
-        "declarer",
-        "discards",
-        "dropped",
-        "exchanges",
-        "hands",
-        "history",
-        "leader",
-        "log",
-        "may_drop",
-        "nest",
-        "partner",
-        "partner_card",
-        "passed",
-        "pending",
-        "phase",
-        "players",
-        "reversed_ranks",
-        "rules",
-        "seed",
-        "settled",
-        "spec",
-        "stock",
-        "thrown",
-        "to_act",
-        "trick",
-        "tricks",
-        "trump_played",
-        "unplayed",
-        "upcard",
-        "void_reason",
-    )
+    # What every game shares; the phases' own state is in ``parts``.  Declared here once: the
+    # slots are made from these names, and ``copy`` copies the facts declared as lists.
+    rules: Rules
+    spec: Game
+    """The game's record: its phases, dealing and scorer."""
+    players: int
+    dealer: int
+    seed: int | None
+    context: Context
+    """The match around the deal: scores, seats out of the game, sit-out runs."""
+    dealt_in: tuple[int, ...]
+    """Seats dealt cards (all but those out of the game)."""
+    active: tuple[int, ...]
+    """Seats playing the tricks, in seat order (fewer once seats drop or sit out)."""
+    deck: Deck
+    dealt: list[int]
+    """Each seat's hand as dealt, a mask."""
+    hands: list[int]
+    """Each seat's hand now."""
+    upcard: int | None
+    """The face-up card (Donut: the dealer's fifth; Horsethief: the turned-up trump)."""
+    stock: list[int]
+    """Undealt cards in order, top first (out of play, or drawn from in an exchange)."""
+    dealt_stock: tuple[int, ...]
+    """The stock as dealt (``stock`` shrinks as Horsethief draws): for records."""
+    parts: Parts
+    """The state this game's phases add, one part of each kind (see ``part``)."""
+    log: list[Entry]
+    """Every decision before the play, in order, typed by kind (``engine/actions.py``):
+    (phase, seat, action as spelt in records)."""
+    pending: list[int]
+    """Seats still to answer a yes/no phase (or to exchange), in turn."""
+    phase: str
+    to_act: int | None
+    tricks: list[int]
+    trick: list[int]
+    leader: int
+    history: list[tuple[int, tuple[int, ...], int]]
+    """Completed tricks: (leader, cards in play order, winner)."""
+    trump_played: bool
+    void_reason: str | None
+    unplayed: str | None
+    """Why the deal ended before its play (points are still scored), or None."""
+    _play_rules: PlayRules
+    _hand_size: int
+    _trick_size: int
+    _next: tuple[int, ...]
+    _input: dict[str, int]
+    _names: Callable[[int], list[str]]
+    _led: int
+    """Suit led to the trick in progress, -1 before its first card."""
+    _win: int
+    """Card winning the trick in progress, -1 before its first card."""
+    _win_seat: int
+    _legal: int
+    """The legal cards' mask while it is known, else -1."""
+    _points: list[Points] | None
+    """Set once when the deal ends, never changed: shared by copies."""
+    _views: tuple[tuple[TrickView, ...], int]
+    """The observation builder's cache of the completed tricks (see ``observe``)."""
+    _phase: Phase | None
+    _phase_at: int
+
+    # Slots, not a __dict__: a per-instance dict past some thirty facts loses CPython's fast
+    # shared-key layout, which slowed every attribute read of the play loop by a tenth.
+    __slots__ = tuple(__annotations__)
 
     def __init__(
         self,
@@ -238,30 +309,25 @@ class Deal:
             raise ValueError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
         self.dealer = dealer
         self.seed = seed
-        self._play_rules, self.spec, self.deck, self._hand_size, everyone = _engine(rules)
+        self._play_rules, self.spec, self.deck, self._hand_size, everyone, takers = _engine(rules)
         spec = self.spec
         self.context = _NO_CONTEXT if context is None else context
-        """The match around the deal: scores, seats out of the game, sit-out runs."""
         if context is not None and context.out:
             everyone = tuple(s for s in everyone if s not in context.out)
             if dealer in context.out:
                 raise ValueError(f"seat {dealer} is out of the game: it cannot deal")
         self.active = self.dealt_in = everyone
-        """``dealt_in``: seats dealt cards (all but those out of the game); ``active``: seats
-        playing the tricks, in seat order (fewer once seats drop or sit out)."""
         self._next = _next_table(everyone, n) if context is not None else _ROUND[n]
-        self.nest = 0
-        """The nest as dealt (Call Partner): hidden from everyone but the declarer once taken."""
-        self.upcard: int | None = None
-        """The face-up card (Donut: the dealer's fifth; Horsethief: the turned-up trump)."""
-        self.stock: list[int] = []
-        """Undealt cards in order, top first (out of play, or drawn from in an exchange)."""
-        self.dealt_stock: tuple[int, ...] = ()
-        """The stock as dealt (``stock`` shrinks as Horsethief draws): for records."""
+        self.parts = Parts()
+        self.parts.players = n
+        self.upcard = None
+        self.stock = []
+        self.dealt_stock = ()
         if hands is not None and deck is not None:
             raise ValueError("give the hands or the deck, not both")
         if deck is not None:
-            self._lay_out(spec.dealing(self._check_deck(deck), self._deal_order(), rules.hand_size))
+            layout = spec.dealing(self._check_deck(deck), self._deal_order(), rules.hand_size)
+            self._lay_out(layout, takers)
         elif hands is not None:
             self.dealt = self._check_hands(hands)
             if spec.dealing is not deal_round:
@@ -273,67 +339,28 @@ class Deal:
             self.dealt = shuffled_hands(n, dealer, random.Random(seed))
         else:
             order = shuffled_deck(self.deck, random.Random(seed))
-            self._lay_out(spec.dealing(order, self._deal_order(), rules.hand_size))
+            self._lay_out(spec.dealing(order, self._deal_order(), rules.hand_size), takers)
         self.hands = list(self.dealt)
         self._input = self.deck.inputs
         self._names = cards.hand_names if self.deck is STANDARD else self.deck.hand_names
         self._trick_size = len(self.active)
-        self.calls: list[int | None] = [None] * n
-        self.claims: list[tuple[int, bool]] = []
-        """Misdeal decisions in the order they were taken: (seat, claimed)."""
-        self.declared: list[tuple[int, bool]] = []
-        """Void declarations in order: (seat, declared)."""
-        self.declared_voids: list[str] = [""] * n
-        """Suit letters each seat has publicly declared void (``declare_voids``)."""
-        self.bids: list[tuple[int, int | str]] = []
-        """The auction in order: (seat, bid or "pass")."""
-        self.passed: frozenset[int] = frozenset()
-        self.contract: int | None = None
-        """The winning bid (or the one being bid up during the auction)."""
-        self.declarer: int | None = None
-        self.discards = 0
-        """Cards laid away: Call Partner's nest discards, Horsethief's exchanged cards (secret)."""
-        self.partner_card: int | None = None
-        self.partner: int | None = None
-        """The partner card's holder (secret until it plays that card: see ``partner_known``)."""
-        self.dropped: frozenset[int] = frozenset()
-        """Seats that dropped or sat out this deal."""
-        self.may_drop = False
-        """Donut: whether the upcard lets players drop."""
-        self.chooser: int | None = None
-        """Who names trump this deal (the declarer, or Donut's dealer or highest score)."""
-        self.settled: str | None = None
-        """Snarples, everyone else sat out: the bidder's choice, "take" or "give"."""
-        self.unplayed: str | None = None
-        """Why the deal ended before its play (points are still scored), or None."""
-        self.thrown = 0
-        """Horsethief: cards the seat exchanging has discarded so far."""
-        self.exchanges: list[tuple[int, int]] = []
-        """Horsethief: (seat, cards exchanged), public."""
-        self.reversed_ranks = False
-        """Donut's 6: ranks run 2 high … A low this deal (the deck is ``REVERSED``)."""
-        self._views: tuple[tuple[TrickView, ...], int] = ((), 0)
-        """The observation builder's cache of the completed tricks (see ``observe``)."""
-        self.log: list[tuple[str, int, Action]] = []
-        """Every decision before the play, in order: (phase, seat, action as spelt in records)."""
+        self.unplayed = None
+        self._views = ((), 0)
+        self.log = []
         self.tricks = [0] * n
-        self.trick: list[int] = []
+        self.trick = []
         self.leader = self._next[dealer]
-        self._led = -1  # suit led to the trick in progress, -1 before its first card
-        self._win = -1  # card winning the trick in progress
-        self._win_seat = -1
-        self.history: list[tuple[int, tuple[int, ...], int]] = []
-        """Completed tricks: (leader, cards in play order, winner)."""
+        self._led = self._win = self._win_seat = -1
+        self.history = []
         self.trump_played = False
-        self.void_reason: str | None = None
-        self._points: list[Points] | None = None
-        self._legal: int = -1
-        self.pending: list[int] = []
-        """Seats still to answer a yes/no phase, in turn."""
+        self.void_reason = None
+        self._points = None
+        self._legal = -1
+        self.pending = []
         self.phase = ""
-        self.to_act: int | None = None
+        self.to_act = None
         self._phase_at = -1
-        self._phase: Phase | None = None
+        self._phase = None
         self.advance()
 
     # ----------------------------------------------------------------- set-up
@@ -346,10 +373,11 @@ class Deal:
             seats.append(seat)
         return seats
 
-    def _lay_out(self, layout: Layout) -> None:
+    def _lay_out(self, layout: Layout, takers: tuple[type[Part], ...]) -> None:
         hands = layout.hands + [0] * (self.players - len(layout.hands))
         self.dealt = hands
-        self.nest = layout.nest
+        for kind in takers:
+            self.parts[kind].dealt(layout)
         self.upcard = layout.upcard
         self.stock = list(layout.stock)
         self.dealt_stock = tuple(layout.stock)
@@ -440,7 +468,8 @@ class Deal:
         self.deck = REVERSED
         self._input = REVERSED.inputs
         self._names = REVERSED.hand_names
-        self.reversed_ranks = True
+        for part in self.parts.values():
+            part.move_cards(reverse_ranks)
         self.hands = [reverse_ranks(h) for h in self.hands]
         self.dealt = [reverse_ranks(h) for h in self.dealt]
         if self.upcard is not None:
@@ -454,9 +483,6 @@ class Deal:
             self.to_act = self.pending[0]
         else:
             self.advance()
-
-    def log_action(self, phase: str, seat: int, action: Action) -> None:
-        self.log.append((phase, seat, action))
 
     def set_trump(self, suit: int) -> None:
         """Trump for this deal; in the Rook deck the Rook joins that colour wherever it lies."""
@@ -472,8 +498,8 @@ class Deal:
                 return mask ^ free | 1 << placed if mask & free else mask
 
             self.hands = [place(h) for h in self.hands]
-            self.nest = place(self.nest)
-            self.discards = place(self.discards)
+            for part in self.parts.values():
+                part.move_cards(place)
 
     # ------------------------------------------------------------- public API
     def legal(self) -> list[Any]:
@@ -556,16 +582,6 @@ class Deal:
         if len(self.history) == self._hand_size:
             self._finish()
 
-    @property
-    def partner_known(self) -> bool:
-        """Whether the partner is public: its card has been played (or the deal is over)."""
-        card = self.partner_card
-        if card is None:
-            return False
-        if self.phase in (OVER, VOID) or card in self.trick:
-            return True
-        return any(card in cards for _, cards, _ in self.history)
-
     def _finish(self) -> None:
         self.phase, self.to_act = OVER, None
         self._phase = None
@@ -602,6 +618,140 @@ class Deal:
         """Index of the trick in progress (0-based; equals hand_size once all are played)."""
         return len(self.history)
 
+    # ------------------------------------------------------- the phases' parts
+    def part(self, kind: type[P]) -> P:
+        """This deal's part of ``kind`` (made now if no phase has made it yet)."""
+        return self.parts[kind]
+
+    @property
+    def calls(self) -> list[int | None]:
+        """Each seat's call, None until made (and in a game without calls)."""
+        part = self.parts.get(Calls)
+        return [None] * self.players if part is None else part.calls
+
+    @property
+    def claims(self) -> list[tuple[int, bool]]:
+        """Misdeal decisions in the order they were taken: (seat, claimed)."""
+        part = self.parts.get(Claims)
+        return [] if part is None else part.claims
+
+    @property
+    def declared(self) -> list[tuple[int, bool]]:
+        """Void declarations in order: (seat, declared)."""
+        part = self.parts.get(Declarations)
+        return [] if part is None else part.declared
+
+    @property
+    def declared_voids(self) -> list[str]:
+        """Suit letters each seat has publicly declared void (``declare_voids``)."""
+        part = self.parts.get(Declarations)
+        return [""] * self.players if part is None else part.declared_voids
+
+    @property
+    def bids(self) -> list[tuple[int, int | str]]:
+        """The auction in order: (seat, bid or "pass")."""
+        part = self.parts.get(Bidding)
+        return [] if part is None else part.bids
+
+    @property
+    def passed(self) -> frozenset[int]:
+        part = self.parts.get(Bidding)
+        return frozenset() if part is None else part.passed
+
+    @property
+    def contract(self) -> int | None:
+        """The winning bid (or the one being bid up during the auction)."""
+        part = self.parts.get(Bidding)
+        return None if part is None else part.contract
+
+    @contract.setter
+    def contract(self, bid: int | None) -> None:
+        self.part(Bidding).contract = bid
+
+    @property
+    def declarer(self) -> int | None:
+        part = self.parts.get(Bidding)
+        return None if part is None else part.declarer
+
+    @declarer.setter
+    def declarer(self, seat: int | None) -> None:
+        self.part(Bidding).declarer = seat
+
+    @property
+    def nest(self) -> int:
+        """The nest as dealt (Call Partner), a mask; 0 in a game without one."""
+        part = self.parts.get(Nest)
+        return 0 if part is None else part.nest
+
+    @property
+    def discards(self) -> int:
+        """Cards laid away (Call Partner's nest discards, Horsethief's exchanged cards)."""
+        part = self.parts.get(LaidAway)
+        return 0 if part is None else part.discards
+
+    @property
+    def partner_card(self) -> int | None:
+        part = self.parts.get(PartnerCall)
+        return None if part is None else part.partner_card
+
+    @property
+    def partner(self) -> int | None:
+        """The partner card's holder (secret until it plays that card: see ``partner_known``)."""
+        part = self.parts.get(PartnerCall)
+        return None if part is None else part.partner
+
+    @partner.setter
+    def partner(self, seat: int | None) -> None:
+        self.part(PartnerCall).partner = seat
+
+    @property
+    def partner_known(self) -> bool:
+        """Whether the partner is public: its card has been played (or the deal is over)."""
+        part = self.parts.get(PartnerCall)
+        return part is not None and part.known(self)
+
+    @property
+    def chooser(self) -> int | None:
+        """Who names trump this deal (the declarer, or Donut's dealer or highest score)."""
+        part = self.parts.get(TrumpChoice)
+        return None if part is None else part.chooser
+
+    @property
+    def may_drop(self) -> bool:
+        """Donut: whether the upcard lets players drop."""
+        part = self.parts.get(UpcardRank)
+        return part is not None and part.may_drop
+
+    @property
+    def reversed_ranks(self) -> bool:
+        """Donut's 6: ranks run 2 high … A low this deal (the deck is ``REVERSED``)."""
+        part = self.parts.get(UpcardRank)
+        return part is not None and part.reversed_ranks
+
+    @property
+    def dropped(self) -> frozenset[int]:
+        """Seats that dropped or sat out this deal."""
+        part = self.parts.get(Drops)
+        return frozenset() if part is None else part.dropped
+
+    @property
+    def settled(self) -> str | None:
+        """Snarples, everyone else sat out: the bidder's choice, "take" or "give"."""
+        part = self.parts.get(Settlement)
+        return None if part is None else part.settled
+
+    @property
+    def exchanges(self) -> list[tuple[int, int]]:
+        """Horsethief: (seat, cards exchanged), public."""
+        part = self.parts.get(Exchanges)
+        return [] if part is None else part.exchanges
+
+    @property
+    def thrown(self) -> int:
+        """Horsethief: cards the seat exchanging has discarded so far."""
+        part = self.parts.get(Exchanges)
+        return 0 if part is None else part.thrown
+
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may know now (docs/rules/what-bots-know.md)."""
         from callbreak.engine.observation import observe
@@ -609,27 +759,16 @@ class Deal:
         return observe(self, seat)
 
     def copy(self) -> Deal:
-        """An independent copy, for look-ahead: acting on it leaves this deal alone."""
+        """An independent copy, for look-ahead: acting on it leaves this deal alone.
+
+        Generic: every fact declared as a list is copied (its items are immutable), the parts
+        copy themselves, and the rest (ints, tuples, frozen values, lookup tables) is shared.
+        """
         other = Deal.__new__(Deal)
-        for name in Deal.__slots__:
-            setattr(other, name, getattr(self, name))
-        for name in (
-            "hands",
-            "dealt",
-            "calls",
-            "claims",
-            "declared",
-            "declared_voids",
-            "bids",
-            "log",
-            "tricks",
-            "trick",
-            "history",
-            "pending",
-            "stock",
-            "exchanges",
-        ):
-            setattr(other, name, list(getattr(self, name)))
+        for name, value in zip(Deal.__slots__, _ALL_SLOTS(self), strict=True):
+            setattr(other, name, value)
+        for name in _COPIED:
+            setattr(other, name, getattr(self, name).copy())
         return other
 
     def hand(self, seat: int) -> list[str]:
@@ -682,3 +821,15 @@ class Deal:
             self.deck,
         )
         raise IllegalAction(f"{self.deck.names[card]} is not allowed: {message}", rule)
+
+
+_ALL_SLOTS = operator.attrgetter(*Deal.__slots__)
+"""Every slot's value of a deal at once (``Deal.copy``)."""
+
+_COPIED = tuple(
+    name
+    for name, hint in Deal.__annotations__.items()
+    if hint == "Parts" or (hint.startswith("list[") and hint.endswith("]"))
+)
+"""The facts ``Deal.copy`` copies: those declared as lists (each holds immutable items),
+and the parts."""

@@ -200,25 +200,35 @@ def _build(
     deal_number: int | None,
     counting_seats: list[int] | None,
 ) -> Observation:
+    """The shared pieces (the seat's own hand, the tricks, what the dealing left face up),
+    then each of the deal's parts adds what it shows everyone and, for a seat, what it
+    shows that seat alone: the parts declare their secrets, so nothing here names a phase."""
     names = deal.deck.names
     history, played = _past_tricks(deal)
     every = _every(deal)
     for card in deal.trick:
         played |= 1 << card
     points = deal.points
+    n = deal.players
     hand = deal.hands[seat] if seat >= 0 else 0
-    declarer = deal.declarer
-    # The nest is the declarer's alone, and only once it has taken it into its hand.
-    taken = seat >= 0 and seat == declarer and deal.nest and deal.phase != "auction"
-    partner_card = deal.partner_card
-    partner = None
-    if partner_card is not None and (deal.partner_known or deal.partner == seat):
-        partner = deal.partner
-    counted = deal.rules.shape.card_points
+    pieces: dict[str, Any] = {
+        # Neutral values for the pieces a game without the phase never fills.
+        "calls": (None,) * n,
+        "misdeal_claims": (),
+        "declared_voids": ("",) * n,
+    }
+    for part in deal.parts.values():
+        if part.shows_all:
+            pieces.update(part.public(deal))
+        if part.shows_own and seat >= 0:
+            pieces.update(part.private(deal, seat))
+    counted = deal.rules.shape.card_points  # the game's hook (Call Partner's card points)
+    if counted is not None:
+        pieces["card_points"] = tuple(counted(deal))
     # Calls and bids are made in turn, so a seat sees only those already made; all are public.
     return Observation(
         seat=seat,
-        players=deal.players,
+        players=n,
         rules=deal.rules,
         dealer=deal.dealer,
         phase=deal.phase,
@@ -226,9 +236,6 @@ def _build(
         hand=tuple(deal.names_of(hand)),
         hand_mask=hand,
         legal=tuple(deal.legal()) if seat >= 0 and deal.to_act == seat else (),
-        calls=tuple(deal.calls),
-        misdeal_claims=tuple(deal.claims),
-        declared_voids=tuple(deal.declared_voids),
         tricks_won=tuple(deal.tricks),
         history=tuple(history),
         trick=TrickView(deal.leader, tuple(names[c] for c in deal.trick), None, every),
@@ -240,30 +247,12 @@ def _build(
         counting_seats=None if counting_seats is None else tuple(counting_seats),
         game=deal.rules.game,
         trump=deal.trump,
-        bids=tuple(deal.bids),
-        contract=deal.contract,
-        declarer=declarer,
         active=deal.active,
         upcard=None if deal.upcard is None else names[deal.upcard],
-        partner_card=None if partner_card is None else names[partner_card],
-        partner=partner,
-        nest=tuple(deal.names_of(deal.nest)) if taken else None,
-        discards=(
-            tuple(deal.names_of(deal.discards))
-            if taken
-            else _own_exchange(deal, seat)
-            if deal.exchanges
-            else None
-        ),
-        card_points=None if counted is None else tuple(counted(deal)),
         dealt_in=deal.dealt_in,
-        dropped=tuple(sorted(deal.dropped)),
-        chooser=deal.chooser,
-        exchanges=tuple(deal.exchanges),
-        reversed_ranks=deal.reversed_ranks,
-        settled=deal.settled,
         unplayed=deal.unplayed,
-        stock_size=len(deal.stock),
+        stock_size=len(deal.stock),  # the stock's cards are hidden from everyone
+        **pieces,
     )
 
 
@@ -295,13 +284,3 @@ def _past_tricks(deal: Deal) -> tuple[tuple[TrickView, ...], int]:
     cached = (views + tuple(more), played)
     deal._views = cached
     return cached
-
-
-def _own_exchange(deal: Deal, seat: int) -> tuple[str, ...] | None:
-    """The cards ``seat`` itself threw in an exchange (Horsethief): a person remembers them."""
-    thrown = tuple(
-        str(action)
-        for phase, who, action in deal.log
-        if phase == "exchange" and who == seat and action != "done"
-    )
-    return thrown or None

@@ -1,32 +1,117 @@
-"""The phases of a deal before and after the play, each an object with one lifecycle.
+"""The phases of a deal before and after the play, each with the state it adds and its secrets.
 
 A game's record (``callbreak.games``) lists its phases in order.  ``Deal`` walks
 them: ``begin`` sets up the phase and says who acts (or returns False to skip
 it: nobody qualifies, or the option is off); ``legal`` lists the actions of the
 seat to act; ``act`` checks and applies one, raising ``IllegalAction`` that names
 the rule and changing nothing, and calls ``deal.advance()`` when the phase is
-done.  The state a phase leaves behind (calls, bids, contract, trump, partner
-card) lives on the ``Deal``, where the one observation builder reads what is
-public.  The play itself is a phase too, but its ``act`` is inlined in
+done.  The play itself is a phase too, but its ``act`` is inlined in
 ``Deal.act`` because every random playout runs through it.
+
+What a phase adds to a deal (the calls, an auction's bids, the nest, the seats
+that dropped, ...) is a ``Part`` that the phase names in ``parts`` and reaches
+as ``deal.parts[Kind]``: the deal makes it when a phase first asks, so it holds
+the parts of the phases it has walked and nothing else of theirs (a game with
+no auction carries no bids).  A part says what of itself every seat may see
+(``public``) and what only one seat may (``private``); the one observation
+builder assembles those pieces and never asks which phase it is in.  Each
+decision is logged as a typed entry (``engine/actions.py``).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
+from callbreak.engine.actions import (
+    Bid,
+    CallMade,
+    Discarded,
+    Exchanged,
+    InOrOut,
+    MisdealClaim,
+    PartnerCalled,
+    Settled,
+    TrumpNamed,
+    VoidsDeclared,
+)
 from callbreak.engine.errors import IllegalAction
 
 if TYPE_CHECKING:
     from callbreak.engine.deal import Action, Deal
+    from callbreak.engine.games import Layout
 
 PASS = "pass"
+
+Pieces = dict[str, Any]
+"""Observation fields by name, as a part reveals them."""
+
+
+class Part:
+    """State one kind of phase adds to a deal, and what of it each seat may know.
+
+    Parts hold immutable values and lists only, and copy themselves (``copy``).
+    A part is made for a deal of ``players`` seats when a phase first asks the
+    deal for it (``Deal.parts``); until then the deal reads as if it held a new one.
+    """
+
+    __slots__ = ()
+    _fields: ClassVar[tuple[str, ...]] = ()
+    shows_all: ClassVar[bool] = False
+    """Whether ``public`` reveals anything (the observation builder skips it otherwise)."""
+    shows_own: ClassVar[bool] = False
+    """Whether ``private`` reveals anything."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        names: list[str] = []
+        for klass in reversed(cls.__mro__):
+            names.extend(klass.__dict__.get("__slots__", ()))
+        cls._fields = tuple(names)
+        cls.shows_all = cls.public is not Part.public
+        cls.shows_own = cls.private is not Part.private
+
+    def __init__(self, players: int) -> None:
+        pass
+
+    def copy(self) -> Self:
+        """An independent copy: acting on one deal's part leaves the other's alone.  Each part
+        writes its own (every list copied, the immutable rest shared): ``Deal.copy`` runs on
+        every clone of a game tree, and a generic loop over the slots was eight times slower.
+        The tests check every part's copy against its slots."""
+        raise NotImplementedError
+
+    def dealt(self, layout: Layout) -> None:
+        """Take what the dealing laid out for this part (the nest); most take nothing."""
+
+    def move_cards(self, move: Callable[[int], int]) -> None:
+        """Cards change their ints (the Rook joins trump, Donut's ranks reverse): ``move``
+        maps a mask of old cards to the same cards' new mask."""
+
+    def public(self, deal: Deal) -> Pieces:
+        """Observation fields every seat (and a spectator) may see."""
+        return {}
+
+    def private(self, deal: Deal, seat: int) -> Pieces:
+        """Observation fields only ``seat`` may see (never asked for a spectator)."""
+        return {}
+
+    def __repr__(self) -> str:
+        inside = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)
+        return f"{type(self).__name__}({inside})"
+
+
+def _move_card(move: Callable[[int], int], card: int | None) -> int | None:
+    return None if card is None else move(1 << card).bit_length() - 1
 
 
 class Phase:
     """One step of a deal; subclasses fill in the lifecycle."""
 
     name: ClassVar[str]
+    parts: ClassVar[tuple[type[Part], ...]] = ()
+    """The state this phase adds to a deal (shared with other phases naming the same part);
+    a deal fills the parts named here that take something from the dealing (``Part.dealt``)."""
 
     def begin(self, deal: Deal) -> bool:
         """Set ``deal.to_act`` for the first decision; False skips the phase."""
@@ -60,10 +145,28 @@ def _yes_no(deal: Deal, action: Action, question: str, rule: str) -> int:
     return deal.pending.pop(0)
 
 
+class Claims(Part):
+    """Misdeal decisions in the order they were taken: (seat, claimed); all public."""
+
+    __slots__ = ("claims",)
+
+    def __init__(self, players: int) -> None:
+        self.claims: list[tuple[int, bool]] = []
+
+    def copy(self) -> Claims:
+        other = Claims.__new__(Claims)
+        other.claims = self.claims.copy()
+        return other
+
+    def public(self, deal: Deal) -> Pieces:
+        return {"misdeal_claims": tuple(self.claims)}
+
+
 class Misdeal(Phase):
     """docs/rules/callbreak.md rule 2: a hand with no spade or no honour may be thrown in."""
 
     name = "misdeal"
+    parts = (Claims,)
 
     def begin(self, deal: Deal) -> bool:
         rules = deal.rules
@@ -89,12 +192,29 @@ class Misdeal(Phase):
 
     def act(self, deal: Deal, action: Action) -> None:
         seat = _yes_no(deal, action, "may claim a misdeal (True) or play on (False)", "misdeal")
-        deal.log_action(self.name, seat, bool(action))
-        deal.claims.append((seat, bool(action)))
+        deal.log.append(MisdealClaim((self.name, seat, bool(action))))
+        deal.parts[Claims].claims.append((seat, bool(action)))
         if action:
             deal.void(f"misdeal claimed by seat {seat} (holds {deal.misdeal_reason(seat)})")
         else:
             deal.ask_next()
+
+
+class Calls(Part):
+    """Each seat's call (None until made); public, since calls are made aloud in turn."""
+
+    __slots__ = ("calls",)
+
+    def __init__(self, players: int) -> None:
+        self.calls: list[int | None] = [None] * players
+
+    def copy(self) -> Calls:
+        other = Calls.__new__(Calls)
+        other.calls = self.calls.copy()
+        return other
+
+    def public(self, deal: Deal) -> Pieces:
+        return {"calls": tuple(self.calls)}
 
 
 class Call(Phase):
@@ -102,6 +222,7 @@ class Call(Phase):
     voids the deal."""
 
     name = "call"
+    parts = (Calls,)
 
     def begin(self, deal: Deal) -> bool:
         deal.to_act = deal.next_seat(deal.dealer)
@@ -121,17 +242,38 @@ class Call(Phase):
             )
         seat = deal.to_act
         assert seat is not None
-        deal.log_action(self.name, seat, call)
-        deal.calls[seat] = call
+        deal.log.append(CallMade((self.name, seat, call)))
+        calls = deal.parts[Calls].calls
+        calls[seat] = call
         nxt = deal.next_seat(seat)
-        if deal.calls[nxt] is None:
+        if calls[nxt] is None:
             deal.to_act = nxt
             return
-        total = sum(c for c in deal.calls if c is not None)
+        total = sum(c for c in calls if c is not None)
         if rules.min_total_calls is not None and total < rules.min_total_calls:
             deal.void(f"calls total {total}, below min_total_calls={rules.min_total_calls}")
             return
         deal.advance()
+
+
+class Declarations(Part):
+    """Void declarations in order, (seat, declared), and the suit letters each seat has made
+    public; all public."""
+
+    __slots__ = ("declared", "declared_voids")
+
+    def __init__(self, players: int) -> None:
+        self.declared: list[tuple[int, bool]] = []
+        self.declared_voids: list[str] = [""] * players
+
+    def copy(self) -> Declarations:
+        other = Declarations.__new__(Declarations)
+        other.declared = self.declared.copy()
+        other.declared_voids = self.declared_voids.copy()
+        return other
+
+    def public(self, deal: Deal) -> Pieces:
+        return {"declared_voids": tuple(self.declared_voids)}
 
 
 class Declare(Phase):
@@ -139,6 +281,7 @@ class Declare(Phase):
     voids public."""
 
     name = "declare"
+    parts = (Declarations,)
 
     def begin(self, deal: Deal) -> bool:
         if not deal.rules.declare_voids:
@@ -150,11 +293,36 @@ class Declare(Phase):
 
     def act(self, deal: Deal, action: Action) -> None:
         seat = _yes_no(deal, action, "may declare its void suits", "declare_voids")
-        deal.log_action(self.name, seat, bool(action))
-        deal.declared.append((seat, bool(action)))
+        deal.log.append(VoidsDeclared((self.name, seat, bool(action))))
+        part = deal.parts[Declarations]
+        part.declared.append((seat, bool(action)))
         if action:
-            deal.declared_voids[seat] = deal.void_suits(seat)
+            part.declared_voids[seat] = deal.void_suits(seat)
         deal.ask_next()
+
+
+class Bidding(Part):
+    """The auction in order, (seat, bid or "pass"), the seats that passed, and the winning bid
+    with its bidder (the one being bid up while the auction runs); all public."""
+
+    __slots__ = ("bids", "contract", "declarer", "passed")
+
+    def __init__(self, players: int) -> None:
+        self.bids: list[tuple[int, int | str]] = []
+        self.passed: frozenset[int] = frozenset()
+        self.contract: int | None = None
+        self.declarer: int | None = None
+
+    def copy(self) -> Bidding:
+        other = Bidding.__new__(Bidding)
+        other.bids = self.bids.copy()
+        other.passed = self.passed
+        other.contract = self.contract
+        other.declarer = self.declarer
+        return other
+
+    def public(self, deal: Deal) -> Pieces:
+        return {"bids": tuple(self.bids), "contract": self.contract, "declarer": self.declarer}
 
 
 class Auction(Phase):
@@ -167,6 +335,7 @@ class Auction(Phase):
     """
 
     name = "auction"
+    parts = (Bidding,)
 
     def __init__(self, dealer_first: bool = False) -> None:
         self.dealer_first = dealer_first
@@ -178,7 +347,9 @@ class Auction(Phase):
 
     def _bids(self, deal: Deal) -> range:
         rules = deal.rules
-        low = rules.min_bid if deal.contract is None else deal.contract + rules.bid_step
+        bidding = deal.parts.get(Bidding)  # no part yet before the first bid
+        contract = None if bidding is None else bidding.contract
+        low = rules.min_bid if contract is None else contract + rules.bid_step
         return range(low, rules.max_bid + 1, rules.bid_step)
 
     def legal(self, deal: Deal) -> list[Any]:
@@ -187,17 +358,18 @@ class Auction(Phase):
     def act(self, deal: Deal, action: Action) -> None:
         seat = deal.to_act
         assert seat is not None
+        part = deal.parts[Bidding]
         if isinstance(action, str) and action.strip().lower() == PASS:
-            deal.log_action(self.name, seat, PASS)
-            deal.bids.append((seat, PASS))
-            deal.passed |= {seat}
+            deal.log.append(Bid((self.name, seat, PASS)))
+            part.bids.append((seat, PASS))
+            part.passed |= {seat}
         else:
             bid = _whole(action)
             allowed = self._bids(deal)
             if bid is None or bid not in allowed:
                 rules = deal.rules
-                if deal.contract is not None and bid is not None and bid <= deal.contract:
-                    why = f"a bid must be higher than the last bid, {deal.contract}"
+                if part.contract is not None and bid is not None and bid <= part.contract:
+                    why = f"a bid must be higher than the last bid, {part.contract}"
                     rule = "auction"
                 elif bid is not None and rules.min_bid <= bid <= rules.max_bid:
                     why = f"bids go up in steps of {rules.bid_step} (bid_step)"
@@ -207,33 +379,86 @@ class Auction(Phase):
                     rule = "min_bid"
                 choices = f"{allowed.start}..{allowed[-1]} or pass" if allowed else "pass"
                 raise IllegalAction(f"{action!r} is not allowed: {why}; say {choices}", rule)
-            deal.log_action(self.name, seat, bid)
-            deal.bids.append((seat, bid))
-            deal.contract, deal.declarer = bid, seat
-        still_in = [s for s in deal.turn_order() if s not in deal.passed]
+            deal.log.append(Bid((self.name, seat, bid)))
+            part.bids.append((seat, bid))
+            part.contract, part.declarer = bid, seat
+        still_in = [s for s in deal.turn_order() if s not in part.passed]
         if len(still_in) == 1:
             last = still_in[0]
-            if deal.declarer != last:
+            if part.declarer != last:
                 rules = deal.rules
                 forced = rules.forced_bid if rules.forced_bid is not None else rules.min_bid
-                deal.contract, deal.declarer = forced, last
+                part.contract, part.declarer = forced, last
             deal.advance()
             return
         nxt = deal.next_seat(seat)
-        while nxt in deal.passed:
+        while nxt in part.passed:
             nxt = deal.next_seat(nxt)
         deal.to_act = nxt
+
+
+class LaidAway(Part):
+    """Cards laid away from the hands (Call Partner's nest discards, Horsethief's exchanged
+    cards), as a mask.  Whose eyes may see them is the business of the part that lays them
+    away, so this one reveals nothing itself."""
+
+    __slots__ = ("discards",)
+
+    def __init__(self, players: int) -> None:
+        self.discards = 0
+
+    def copy(self) -> LaidAway:
+        other = LaidAway.__new__(LaidAway)
+        other.discards = self.discards
+        return other
+
+    def move_cards(self, move: Callable[[int], int]) -> None:
+        self.discards = move(self.discards)
+
+
+class Nest(Part):
+    """The nest as dealt (Call Partner): the declarer's alone, and only once it has taken it
+    into its hand; then the declarer also sees its own discards."""
+
+    __slots__ = ("nest", "taken")
+
+    def __init__(self, players: int) -> None:
+        self.nest = 0
+        self.taken = False
+
+    def copy(self) -> Nest:
+        other = Nest.__new__(Nest)
+        other.nest = self.nest
+        other.taken = self.taken
+        return other
+
+    def dealt(self, layout: Layout) -> None:
+        self.nest = layout.nest
+
+    def move_cards(self, move: Callable[[int], int]) -> None:
+        self.nest = move(self.nest)
+
+    def private(self, deal: Deal, seat: int) -> Pieces:
+        if not (self.taken and self.nest and seat == deal.declarer):
+            return {}
+        return {
+            "nest": tuple(deal.names_of(self.nest)),
+            "discards": tuple(deal.names_of(deal.discards)),
+        }
 
 
 class Discard(Phase):
     """Call Partner: the declarer takes the nest into its hand and lays five cards away."""
 
     name = "discard"
+    parts = (Nest, LaidAway)
 
     def begin(self, deal: Deal) -> bool:
         declarer = deal.declarer
         assert declarer is not None
-        deal.hands[declarer] |= deal.nest
+        nest = deal.parts[Nest]
+        deal.hands[declarer] |= nest.nest
+        nest.taken = True
         deal.to_act = declarer
         return True
 
@@ -249,21 +474,40 @@ class Discard(Phase):
                 f"you do not hold the {deal.deck.names[card]}: discard one of your cards",
                 "hold_card",
             )
-        deal.log_action(self.name, seat, deal.deck.names[card])
+        deal.log.append(Discarded((self.name, seat, deal.deck.names[card])))
         deal.hands[seat] ^= 1 << card
-        deal.discards |= 1 << card
-        if deal.discards.bit_count() == deal.nest.bit_count():
+        laid = deal.parts[LaidAway]
+        laid.discards |= 1 << card
+        if laid.discards.bit_count() == deal.parts[Nest].nest.bit_count():
             deal.advance()
+
+
+class TrumpChoice(Part):
+    """Who names (or named) trump this deal; public.  Trump itself is the deal's own fact."""
+
+    __slots__ = ("chooser",)
+
+    def __init__(self, players: int) -> None:
+        self.chooser: int | None = None
+
+    def copy(self) -> TrumpChoice:
+        other = TrumpChoice.__new__(TrumpChoice)
+        other.chooser = self.chooser
+        return other
+
+    def public(self, deal: Deal) -> Pieces:
+        return {"chooser": self.chooser}
 
 
 class Trump(Phase):
     """The declarer names trump (Batak, Call Partner, Snarples; Donut's chooser)."""
 
     name = "trump"
+    parts: ClassVar[tuple[type[Part], ...]] = (TrumpChoice,)
 
     def begin(self, deal: Deal) -> bool:
-        deal.chooser = deal.declarer
-        deal.to_act = deal.declarer
+        # the auction's winner; its part is there, as the auction came first
+        deal.parts[TrumpChoice].chooser = deal.to_act = deal.parts[Bidding].declarer
         return True
 
     def legal(self, deal: Deal) -> list[Any]:
@@ -278,15 +522,59 @@ class Trump(Phase):
             )
         seat = deal.to_act
         assert seat is not None
-        deal.log_action(self.name, seat, text)
+        deal.log.append(TrumpNamed((self.name, seat, text)))
         deal.set_trump(suits.index(text))
         deal.advance()
+
+
+class PartnerCall(Part):
+    """Call Partner: the called card (public once called) and its holder, the partner, known
+    to itself at once and to everyone once the card is played."""
+
+    __slots__ = ("partner", "partner_card")
+
+    def __init__(self, players: int) -> None:
+        self.partner_card: int | None = None
+        self.partner: int | None = None
+
+    def copy(self) -> PartnerCall:
+        other = PartnerCall.__new__(PartnerCall)
+        other.partner_card = self.partner_card
+        other.partner = self.partner
+        return other
+
+    def move_cards(self, move: Callable[[int], int]) -> None:
+        self.partner_card = _move_card(move, self.partner_card)
+
+    def known(self, deal: Deal) -> bool:
+        """Whether the partner is public: its card has been played (or the deal is over)."""
+        card = self.partner_card
+        if card is None:
+            return False
+        if deal.over or card in deal.trick:
+            return True
+        return any(card in cards for _, cards, _ in deal.history)
+
+    def public(self, deal: Deal) -> Pieces:
+        card = self.partner_card
+        if card is None:
+            return {}
+        return {
+            "partner_card": deal.deck.names[card],
+            "partner": self.partner if self.known(deal) else None,
+        }
+
+    def private(self, deal: Deal, seat: int) -> Pieces:
+        if self.partner_card is None or self.partner != seat:
+            return {}
+        return {"partner": self.partner}
 
 
 class Partner(Phase):
     """Call Partner: the declarer calls a card; its holder is the secret partner."""
 
     name = "partner"
+    parts = (PartnerCall, LaidAway)
 
     def begin(self, deal: Deal) -> bool:
         deal.to_act = deal.declarer
@@ -307,9 +595,10 @@ class Partner(Phase):
             )
         seat = deal.to_act
         assert seat is not None
-        deal.log_action(self.name, seat, deal.deck.names[card])
-        deal.partner_card = card
-        deal.partner = next(s for s in range(deal.players) if deal.hands[s] >> card & 1)
+        deal.log.append(PartnerCalled((self.name, seat, deal.deck.names[card])))
+        part = deal.parts[PartnerCall]
+        part.partner_card = card
+        part.partner = next(s for s in range(deal.players) if deal.hands[s] >> card & 1)
         deal.advance()
 
 
@@ -363,28 +652,46 @@ class OneRoundAuction(Auction):
     def act(self, deal: Deal, action: Action) -> None:
         seat = deal.to_act
         assert seat is not None
+        part = deal.parts[Bidding]
         if isinstance(action, str) and action.strip().lower() == PASS:
-            deal.log_action(self.name, seat, PASS)
-            deal.bids.append((seat, PASS))
+            deal.log.append(Bid((self.name, seat, PASS)))
+            part.bids.append((seat, PASS))
         else:
             bid = _whole(action)
             allowed = self._bids(deal)
             if bid is None or bid not in allowed:
-                low = deal.rules.min_bid if deal.contract is None else deal.contract + 1
+                low = deal.rules.min_bid if part.contract is None else part.contract + 1
                 raise IllegalAction(
                     f"{action!r} is not allowed: bid from {low} to {deal.rules.max_bid}, "
                     "higher than any earlier bid, or pass",
                     "auction",
                 )
-            deal.log_action(self.name, seat, bid)
-            deal.bids.append((seat, bid))
-            deal.contract, deal.declarer = bid, seat
-        if len(deal.bids) < len(deal.active):
+            deal.log.append(Bid((self.name, seat, bid)))
+            part.bids.append((seat, bid))
+            part.contract, part.declarer = bid, seat
+        if len(part.bids) < len(deal.active):
             deal.to_act = deal.next_seat(seat)
-        elif deal.declarer is None:
+        elif part.declarer is None:
             deal.void("everyone passed: the same dealer deals again")
         else:
             deal.advance()
+
+
+class Drops(Part):
+    """Seats that dropped or sat out this deal; public."""
+
+    __slots__ = ("dropped",)
+
+    def __init__(self, players: int) -> None:
+        self.dropped: frozenset[int] = frozenset()
+
+    def copy(self) -> Drops:
+        other = Drops.__new__(Drops)
+        other.dropped = self.dropped
+        return other
+
+    def public(self, deal: Deal) -> Pieces:
+        return {"dropped": tuple(sorted(self.dropped))}
 
 
 class Drop(Phase):
@@ -395,13 +702,15 @@ class Drop(Phase):
     """
 
     name = "drop"
+    parts: ClassVar[tuple[type[Part], ...]] = (Drops,)
 
     def asked(self, deal: Deal) -> list[int]:
         raise NotImplementedError
 
     def settle(self, deal: Deal) -> None:
         """All answered: play on with the seats still in (or end the deal)."""
-        deal.set_active([s for s in deal.active if s not in deal.dropped])
+        dropped = deal.dropped
+        deal.set_active([s for s in deal.active if s not in dropped])
         deal.advance()
 
     def begin(self, deal: Deal) -> bool:
@@ -418,9 +727,10 @@ class Drop(Phase):
                 "drop",
             )
         seat = deal.pending.pop(0)
-        deal.log_action(self.name, seat, answer)
+        deal.log.append(InOrOut((self.name, seat, answer)))
         if answer == OUT:
-            deal.dropped |= {seat}
+            part = deal.parts[Drops]
+            part.dropped |= {seat}
         if self.decided(deal):
             deal.pending = []
             self.settle(deal)
@@ -439,13 +749,13 @@ class SitOut(Drop):
     no seat more than two deals in a row; if all sit out, the bidder settles."""
 
     def asked(self, deal: Deal) -> list[int]:
-        if deal.contract == 1 or deal.trump == "S":
+        bidding = deal.parts[Bidding]
+        if bidding.contract == 1 or deal.trump == "S":
             return []
         runs = deal.context.sat_out
+        declarer = bidding.declarer
         return [
-            s
-            for s in deal.turn_order()
-            if s != deal.declarer and (not runs or runs[s] < SIT_OUT_LIMIT)
+            s for s in deal.turn_order() if s != declarer and (not runs or runs[s] < SIT_OUT_LIMIT)
         ]
 
 
@@ -453,10 +763,28 @@ SIT_OUT_LIMIT = 2
 """Snarples: no seat may sit out more than two deals in a row."""
 
 
+class Settlement(Part):
+    """Snarples, everyone else sat out: the bidder's choice, "take" or "give"; public."""
+
+    __slots__ = ("settled",)
+
+    def __init__(self, players: int) -> None:
+        self.settled: str | None = None
+
+    def copy(self) -> Settlement:
+        other = Settlement.__new__(Settlement)
+        other.settled = self.settled
+        return other
+
+    def public(self, deal: Deal) -> Pieces:
+        return {"settled": self.settled}
+
+
 class Settle(Phase):
     """Snarples: everyone else sat out, so the bidder takes −5 or gives +5 to every other."""
 
     name = "settle"
+    parts = (Settlement,)
 
     def begin(self, deal: Deal) -> bool:
         if len(deal.active) > 1:
@@ -477,8 +805,8 @@ class Settle(Phase):
             )
         seat = deal.to_act
         assert seat is not None
-        deal.log_action(self.name, seat, answer)
-        deal.settled = answer
+        deal.log.append(Settled((self.name, seat, answer)))
+        deal.parts[Settlement].settled = answer
         deal.finish_unplayed(f"everyone else sat out; the bidder chose to {answer}")
 
 
@@ -492,7 +820,8 @@ class DonutDrop(Drop):
         return [s for s in deal.turn_order() if s != deal.dealer]
 
     def settle(self, deal: Deal) -> None:
-        if all(s == deal.dealer or s in deal.dropped for s in deal.active):
+        dropped = deal.dropped
+        if all(s == deal.dealer or s in dropped for s in deal.active):
             deal.finish_unplayed("everyone but the dealer dropped")
             return
         super().settle(deal)
@@ -506,13 +835,46 @@ class HorsethiefDrop(Drop):
         return [] if deal.trump == "C" else deal.turn_order()
 
     def decided(self, deal: Deal) -> bool:
-        return len(deal.dropped) == len(deal.active) - 1
+        drops = deal.parts.get(Drops)  # none until a seat drops
+        return drops is not None and len(drops.dropped) == len(deal.active) - 1
 
     def settle(self, deal: Deal) -> None:
-        if len(deal.dropped) == len(deal.active) - 1:
+        if self.decided(deal):
             deal.finish_unplayed("all but one dropped")
             return
         super().settle(deal)
+
+
+class Exchanges(Part):
+    """Horsethief: how many cards each seat exchanged, (seat, count), public, and how many
+    the seat exchanging now has thrown so far.  The cards each seat threw are known to
+    their thrower only (it remembers them: they are in the log, never in a hand)."""
+
+    __slots__ = ("exchanges", "thrown")
+
+    def __init__(self, players: int) -> None:
+        self.exchanges: list[tuple[int, int]] = []
+        self.thrown = 0
+
+    def copy(self) -> Exchanges:
+        other = Exchanges.__new__(Exchanges)
+        other.exchanges = self.exchanges.copy()
+        other.thrown = self.thrown
+        return other
+
+    def public(self, deal: Deal) -> Pieces:
+        return {"exchanges": tuple(self.exchanges)}
+
+    def private(self, deal: Deal, seat: int) -> Pieces:
+        # Shown from the first finished exchange on.
+        if not self.exchanges:
+            return {}
+        own = tuple(  # entry[1], entry[2]: seat and action, read at tuple speed
+            entry[2]
+            for entry in deal.log
+            if type(entry) is Exchanged and entry[1] == seat and entry[2] != DONE
+        )
+        return {"discards": own or None}
 
 
 class Exchange(Phase):
@@ -520,12 +882,14 @@ class Exchange(Phase):
     as many from the top of the stock (after ``done`` or its fifth discard)."""
 
     name = "exchange"
+    parts = (Exchanges, LaidAway)
 
     def begin(self, deal: Deal) -> bool:
         deal.pending = deal.turn_order()
         deal.to_act = deal.pending[0]
-        deal.thrown = 0
-        deal.exchanges = []
+        part = deal.parts[Exchanges]
+        part.thrown = 0
+        part.exchanges = []
         return True
 
     def legal(self, deal: Deal) -> list[Any]:
@@ -534,9 +898,10 @@ class Exchange(Phase):
     def act(self, deal: Deal, action: Action) -> None:
         seat = deal.to_act
         assert seat is not None
+        part = deal.parts[Exchanges]
         if isinstance(action, str) and action.strip().lower() == DONE:
-            deal.log_action(self.name, seat, DONE)
-            self._draw(deal, seat)
+            deal.log.append(Exchanged((self.name, seat, DONE)))
+            self._draw(deal, part, seat)
             return
         card = deal.card_or_refuse(action)
         if not deal.hands[seat] >> card & 1:
@@ -545,21 +910,21 @@ class Exchange(Phase):
                 "or say done",
                 "hold_card",
             )
-        deal.log_action(self.name, seat, deal.deck.names[card])
+        deal.log.append(Exchanged((self.name, seat, deal.deck.names[card])))
         deal.hands[seat] ^= 1 << card
-        deal.thrown += 1
-        deal.discards |= 1 << card
-        if deal.thrown == deal.rules.hand_size:
-            self._draw(deal, seat)
+        part.thrown += 1
+        deal.parts[LaidAway].discards |= 1 << card
+        if part.thrown == deal.rules.hand_size:
+            self._draw(deal, part, seat)
 
-    def _draw(self, deal: Deal, seat: int) -> None:
-        count = deal.thrown
+    def _draw(self, deal: Deal, part: Exchanges, seat: int) -> None:
+        count = part.thrown
         for card in deal.stock[:count]:
             deal.hands[seat] |= 1 << card
         del deal.stock[:count]
-        deal.exchanges.append((seat, count))
+        part.exchanges.append((seat, count))
         deal.pending.pop(0)
-        deal.thrown = 0
+        part.thrown = 0
         deal.ask_next()
 
 
@@ -585,8 +950,30 @@ DONUT_RANKS = {
 players may drop."""
 
 
+class UpcardRank(Part):
+    """Donut: what the upcard's rank did to this deal: whether players may drop, and whether
+    ranks run 2 high … A low (a 6); public, as the upcard is."""
+
+    __slots__ = ("may_drop", "reversed_ranks")
+
+    def __init__(self, players: int) -> None:
+        self.may_drop = False
+        self.reversed_ranks = False
+
+    def copy(self) -> UpcardRank:
+        other = UpcardRank.__new__(UpcardRank)
+        other.may_drop = self.may_drop
+        other.reversed_ranks = self.reversed_ranks
+        return other
+
+    def public(self, deal: Deal) -> Pieces:
+        return {"reversed_ranks": self.reversed_ranks}
+
+
 class DonutTrump(Trump):
     """Donut: the upcard decides trump, who names it, and whether players may drop."""
+
+    parts = (TrumpChoice, UpcardRank)
 
     def begin(self, deal: Deal) -> bool:
         upcard = deal.upcard
@@ -594,8 +981,10 @@ class DonutTrump(Trump):
         rank = deal.deck.names[upcard][0]
         suit = upcard // deal.deck.stride
         effect = DONUT_RANKS.get(rank, "drop")
-        deal.may_drop = effect == "drop"
+        said = deal.parts[UpcardRank]
+        said.may_drop = effect == "drop"
         if effect == "reversed":
+            said.reversed_ranks = True
             deal.reverse_ranks()
             return False
         if effect == "none":
@@ -609,9 +998,9 @@ class DonutTrump(Trump):
             highest = [s for s in deal.active if deal.score_before(s) == top]
             if len(highest) > 1:
                 deal.set_trump(suit)
-                deal.may_drop = True
+                said.may_drop = True
                 return False
             chooser = highest[0]
-        deal.chooser = chooser
+        deal.parts[TrumpChoice].chooser = chooser
         deal.to_act = chooser
         return True
