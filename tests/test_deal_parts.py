@@ -10,9 +10,9 @@ import pytest
 
 from callbreak import Deal, Rules
 from callbreak.engine import actions
-from callbreak.engine.deal import Parts
 from callbreak.engine.observation import observe_public
-from callbreak.engine.phases import Bidding, Calls, Exchanges, Nest, Part, PartnerCall
+from callbreak.engine.parts import Part, Parts
+from callbreak.engine.phases import Bidding, Calls, Exchanges, Nest, PartnerCall
 from helpers import state
 
 

@@ -14,6 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
+Action = int | str | bool
+"""A call or bid (int), a card, a suit, "pass" (strings) or a yes/no decision (bool): what
+``Deal.act`` takes."""
+
 
 class Entry(tuple[str, int, Any]):
     """A logged decision: the phase it was taken in, the seat, and the action."""

@@ -22,14 +22,16 @@ import functools
 import operator
 import random
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from callbreak import cards
 from callbreak.cards import DECK_SIZE, RANK_COUNT, RANKS, SUIT_MASKS
 from callbreak.decks import DECKS, REVERSED, ROOK_FREE, ROOK_SLOT, STANDARD, Deck, reverse_ranks
-from callbreak.engine.actions import Entry
+from callbreak.engine.actions import Action, Entry
 from callbreak.engine.errors import IllegalAction
 from callbreak.engine.games import Context, Layout, deal_round
+from callbreak.engine.observation import Observation, observe
+from callbreak.engine.parts import P, Part, Parts
 from callbreak.engine.phases import (
     Bidding,
     Calls,
@@ -39,7 +41,6 @@ from callbreak.engine.phases import (
     Exchanges,
     LaidAway,
     Nest,
-    Part,
     PartnerCall,
     Phase,
     Settlement,
@@ -52,10 +53,7 @@ from callbreak.points import Points
 from callbreak.rules import Rules
 
 if TYPE_CHECKING:
-    from callbreak.engine.observation import Observation, TrickView
-
-Action = int | str | bool
-"""A call or bid (int), a card, a suit, "pass" (strings) or a yes/no decision (bool)."""
+    from callbreak.engine.observation import TrickView
 
 PLAY, OVER, VOID = "play", "over", "void"
 """The phases every deal knows itself: the play, and its two ends.  The others' names are
@@ -99,37 +97,6 @@ def _takers(phases: Sequence[Phase]) -> tuple[type[Part], ...]:
             kind for kind in phase.parts if kind.dealt is not Part.dealt and kind not in kinds
         )
     return tuple(kinds)
-
-
-P = TypeVar("P", bound=Part)
-
-
-class Parts(dict[type[Part], Part]):
-    """A deal's parts by kind.  A part is made when a phase first asks for it (``parts[kind]``),
-    so a deal carries no state for phases it skipped; ``get`` asks without making one.
-    Copying copies every part (``Deal.copy``)."""
-
-    __slots__ = ("players",)
-    players: int
-    """Seats of the deal, for a new part (set right after the dict is made: dict's own
-    constructor is the fast one, and a deal makes one of these per deal and per copy)."""
-
-    def __missing__(self, kind: type[Part]) -> Part:
-        part = self[kind] = kind(self.players)
-        return part
-
-    if TYPE_CHECKING:  # dict's own lookups at run time (phases index it on every action)
-
-        def __getitem__(self, kind: type[P]) -> P: ...
-
-        def get(self, kind: type[P]) -> P | None: ...  # type: ignore[override]
-
-    def copy(self) -> Parts:
-        other = Parts()
-        other.players = self.players
-        for kind, part in self.items():
-            other[kind] = part.copy()
-        return other
 
 
 def play_rules(rules: Rules) -> PlayRules:
@@ -754,8 +721,6 @@ class Deal:
 
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may know now (docs/rules/what-bots-know.md)."""
-        from callbreak.engine.observation import observe
-
         return observe(self, seat)
 
     def copy(self) -> Deal:

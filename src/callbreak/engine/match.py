@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from callbreak.decks import DECKS, STANDARD, Deck
-from callbreak.engine.deal import OVER, VOID, Action, Deal
+from callbreak.engine.actions import Action
+from callbreak.engine.deal import OVER, VOID, Deal
 from callbreak.engine.games import Context
 from callbreak.engine.observation import Observation, observe, observe_public
 from callbreak.points import Points

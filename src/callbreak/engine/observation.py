@@ -14,7 +14,7 @@ from callbreak.points import Points
 from callbreak.rules import Rules
 
 if TYPE_CHECKING:
-    from callbreak.engine.deal import Deal
+    from callbreak.engine.parts import DealState
 
 
 @dataclass(frozen=True)
@@ -167,7 +167,7 @@ class Observation:
 
 
 def observe(
-    deal: Deal,
+    deal: DealState,
     seat: int,
     totals: list[Points] | None = None,
     deal_number: int | None = None,
@@ -184,7 +184,7 @@ def observe(
 
 
 def observe_public(
-    deal: Deal,
+    deal: DealState,
     totals: list[Points] | None = None,
     deal_number: int | None = None,
     counting_seats: list[int] | None = None,
@@ -194,7 +194,7 @@ def observe_public(
 
 
 def _build(
-    deal: Deal,
+    deal: DealState,
     seat: int,
     totals: list[Points] | None,
     deal_number: int | None,
@@ -256,12 +256,12 @@ def _build(
     )
 
 
-def _every(deal: Deal) -> tuple[int, ...]:
+def _every(deal: DealState) -> tuple[int, ...]:
     """The seats a trick goes round when some sit out (empty: all play)."""
     return deal.active if len(deal.active) < deal.players else ()
 
 
-def _past_tricks(deal: Deal) -> tuple[tuple[TrickView, ...], int]:
+def _past_tricks(deal: DealState) -> tuple[tuple[TrickView, ...], int]:
     """The completed tricks as views, and the mask of their cards.
 
     Kept on the deal and extended as tricks complete, so that the observations of

@@ -9,21 +9,23 @@ done.  The play itself is a phase too, but its ``act`` is inlined in
 ``Deal.act`` because every random playout runs through it.
 
 What a phase adds to a deal (the calls, an auction's bids, the nest, the seats
-that dropped, ...) is a ``Part`` that the phase names in ``parts`` and reaches
-as ``deal.parts[Kind]``: the deal makes it when a phase first asks, so it holds
-the parts of the phases it has walked and nothing else of theirs (a game with
-no auction carries no bids).  A part says what of itself every seat may see
-(``public``) and what only one seat may (``private``); the one observation
-builder assembles those pieces and never asks which phase it is in.  Each
-decision is logged as a typed entry (``engine/actions.py``).
+that dropped, ...) is a ``Part`` (``engine/parts.py``) that the phase names in
+``parts`` and reaches as ``deal.parts[Kind]``: the deal makes it when a phase
+first asks, so it holds the parts of the phases it has walked and nothing else
+of theirs (a game with no auction carries no bids).  A part says what of itself
+every seat may see (``public``) and what only one seat may (``private``); the
+one observation builder assembles those pieces and never asks which phase it is
+in.  Each decision is logged as a typed entry (``engine/actions.py``).  The
+phases work on ``DealState``, the deal as they may use it, never import ``Deal``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from callbreak.engine.actions import (
+    Action,
     Bid,
     CallMade,
     Discarded,
@@ -36,69 +38,12 @@ from callbreak.engine.actions import (
     VoidsDeclared,
 )
 from callbreak.engine.errors import IllegalAction
+from callbreak.engine.parts import DealState, Part, Pieces
 
 if TYPE_CHECKING:
-    from callbreak.engine.deal import Action, Deal
     from callbreak.engine.games import Layout
 
 PASS = "pass"
-
-Pieces = dict[str, Any]
-"""Observation fields by name, as a part reveals them."""
-
-
-class Part:
-    """State one kind of phase adds to a deal, and what of it each seat may know.
-
-    Parts hold immutable values and lists only, and copy themselves (``copy``).
-    A part is made for a deal of ``players`` seats when a phase first asks the
-    deal for it (``Deal.parts``); until then the deal reads as if it held a new one.
-    """
-
-    __slots__ = ()
-    _fields: ClassVar[tuple[str, ...]] = ()
-    shows_all: ClassVar[bool] = False
-    """Whether ``public`` reveals anything (the observation builder skips it otherwise)."""
-    shows_own: ClassVar[bool] = False
-    """Whether ``private`` reveals anything."""
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        names: list[str] = []
-        for klass in reversed(cls.__mro__):
-            names.extend(klass.__dict__.get("__slots__", ()))
-        cls._fields = tuple(names)
-        cls.shows_all = cls.public is not Part.public
-        cls.shows_own = cls.private is not Part.private
-
-    def __init__(self, players: int) -> None:
-        pass
-
-    def copy(self) -> Self:
-        """An independent copy: acting on one deal's part leaves the other's alone.  Each part
-        writes its own (every list copied, the immutable rest shared): ``Deal.copy`` runs on
-        every clone of a game tree, and a generic loop over the slots was eight times slower.
-        The tests check every part's copy against its slots."""
-        raise NotImplementedError
-
-    def dealt(self, layout: Layout) -> None:
-        """Take what the dealing laid out for this part (the nest); most take nothing."""
-
-    def move_cards(self, move: Callable[[int], int]) -> None:
-        """Cards change their ints (the Rook joins trump, Donut's ranks reverse): ``move``
-        maps a mask of old cards to the same cards' new mask."""
-
-    def public(self, deal: Deal) -> Pieces:
-        """Observation fields every seat (and a spectator) may see."""
-        return {}
-
-    def private(self, deal: Deal, seat: int) -> Pieces:
-        """Observation fields only ``seat`` may see (never asked for a spectator)."""
-        return {}
-
-    def __repr__(self) -> str:
-        inside = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)
-        return f"{type(self).__name__}({inside})"
 
 
 def _move_card(move: Callable[[int], int], card: int | None) -> int | None:
@@ -113,21 +58,21 @@ class Phase:
     """The state this phase adds to a deal (shared with other phases naming the same part);
     a deal fills the parts named here that take something from the dealing (``Part.dealt``)."""
 
-    def begin(self, deal: Deal) -> bool:
+    def begin(self, deal: DealState) -> bool:
         """Set ``deal.to_act`` for the first decision; False skips the phase."""
         raise NotImplementedError
 
-    def legal(self, deal: Deal) -> list[Any]:
+    def legal(self, deal: DealState) -> list[Any]:
         raise NotImplementedError
 
-    def act(self, deal: Deal, action: Action) -> None:
+    def act(self, deal: DealState, action: Action) -> None:
         raise NotImplementedError
 
     def __repr__(self) -> str:
         return f"<phase {self.name}>"
 
 
-def _ask(deal: Deal, seats: list[int]) -> bool:
+def _ask(deal: DealState, seats: list[int]) -> bool:
     """Queue ``seats`` to answer in turn; False (skip the phase) when nobody is asked."""
     if not seats:
         return False
@@ -136,7 +81,7 @@ def _ask(deal: Deal, seats: list[int]) -> bool:
     return True
 
 
-def _yes_no(deal: Deal, action: Action, question: str, rule: str) -> int:
+def _yes_no(deal: DealState, action: Action, question: str, rule: str) -> int:
     """Check a yes/no answer and take the seat that gave it off the pending list."""
     if not isinstance(action, bool):
         raise IllegalAction(
@@ -158,7 +103,7 @@ class Claims(Part):
         other.claims = self.claims.copy()
         return other
 
-    def public(self, deal: Deal) -> Pieces:
+    def public(self, deal: DealState) -> Pieces:
         return {"misdeal_claims": tuple(self.claims)}
 
 
@@ -168,7 +113,7 @@ class Misdeal(Phase):
     name = "misdeal"
     parts = (Claims,)
 
-    def begin(self, deal: Deal) -> bool:
+    def begin(self, deal: DealState) -> bool:
         rules = deal.rules
         order = deal.turn_order()
         if rules.misdeal_no_spade:
@@ -187,10 +132,10 @@ class Misdeal(Phase):
             return True
         return _ask(deal, qualifying)
 
-    def legal(self, deal: Deal) -> list[Any]:
+    def legal(self, deal: DealState) -> list[Any]:
         return [True, False]
 
-    def act(self, deal: Deal, action: Action) -> None:
+    def act(self, deal: DealState, action: Action) -> None:
         seat = _yes_no(deal, action, "may claim a misdeal (True) or play on (False)", "misdeal")
         deal.log.append(MisdealClaim((self.name, seat, bool(action))))
         deal.parts[Claims].claims.append((seat, bool(action)))
@@ -213,7 +158,7 @@ class Calls(Part):
         other.calls = self.calls.copy()
         return other
 
-    def public(self, deal: Deal) -> Pieces:
+    def public(self, deal: DealState) -> Pieces:
         return {"calls": tuple(self.calls)}
 
 
@@ -224,14 +169,14 @@ class Call(Phase):
     name = "call"
     parts = (Calls,)
 
-    def begin(self, deal: Deal) -> bool:
+    def begin(self, deal: DealState) -> bool:
         deal.to_act = deal.next_seat(deal.dealer)
         return True
 
-    def legal(self, deal: Deal) -> list[Any]:
+    def legal(self, deal: DealState) -> list[Any]:
         return list(range(deal.rules.min_call, deal.rules.max_call + 1))
 
-    def act(self, deal: Deal, action: Action) -> None:
+    def act(self, deal: DealState, action: Action) -> None:
         rules = deal.rules
         call = _whole(action)
         if call is None or not rules.min_call <= call <= rules.max_call:
@@ -272,7 +217,7 @@ class Declarations(Part):
         other.declared_voids = self.declared_voids.copy()
         return other
 
-    def public(self, deal: Deal) -> Pieces:
+    def public(self, deal: DealState) -> Pieces:
         return {"declared_voids": tuple(self.declared_voids)}
 
 
@@ -283,15 +228,15 @@ class Declare(Phase):
     name = "declare"
     parts = (Declarations,)
 
-    def begin(self, deal: Deal) -> bool:
+    def begin(self, deal: DealState) -> bool:
         if not deal.rules.declare_voids:
             return False
         return _ask(deal, [s for s in deal.turn_order() if deal.void_suits(s)])
 
-    def legal(self, deal: Deal) -> list[Any]:
+    def legal(self, deal: DealState) -> list[Any]:
         return [True, False]
 
-    def act(self, deal: Deal, action: Action) -> None:
+    def act(self, deal: DealState, action: Action) -> None:
         seat = _yes_no(deal, action, "may declare its void suits", "declare_voids")
         deal.log.append(VoidsDeclared((self.name, seat, bool(action))))
         part = deal.parts[Declarations]
@@ -321,7 +266,7 @@ class Bidding(Part):
         other.declarer = self.declarer
         return other
 
-    def public(self, deal: Deal) -> Pieces:
+    def public(self, deal: DealState) -> Pieces:
         return {"bids": tuple(self.bids), "contract": self.contract, "declarer": self.declarer}
 
 
@@ -341,21 +286,21 @@ class Auction(Phase):
         self.dealer_first = dealer_first
         """Call Partner: the dealer speaks first; Batak: the seat after the dealer."""
 
-    def begin(self, deal: Deal) -> bool:
+    def begin(self, deal: DealState) -> bool:
         deal.to_act = deal.dealer if self.dealer_first else deal.next_seat(deal.dealer)
         return True
 
-    def _bids(self, deal: Deal) -> range:
+    def _bids(self, deal: DealState) -> range:
         rules = deal.rules
         bidding = deal.parts.get(Bidding)  # no part yet before the first bid
         contract = None if bidding is None else bidding.contract
         low = rules.min_bid if contract is None else contract + rules.bid_step
         return range(low, rules.max_bid + 1, rules.bid_step)
 
-    def legal(self, deal: Deal) -> list[Any]:
+    def legal(self, deal: DealState) -> list[Any]:
         return [*self._bids(deal), PASS]
 
-    def act(self, deal: Deal, action: Action) -> None:
+    def act(self, deal: DealState, action: Action) -> None:
         seat = deal.to_act
         assert seat is not None
         part = deal.parts[Bidding]
@@ -438,7 +383,7 @@ class Nest(Part):
     def move_cards(self, move: Callable[[int], int]) -> None:
         self.nest = move(self.nest)
 
-    def private(self, deal: Deal, seat: int) -> Pieces:
+    def private(self, deal: DealState, seat: int) -> Pieces:
         if not (self.taken and self.nest and seat == deal.declarer):
             return {}
         return {
@@ -453,7 +398,7 @@ class Discard(Phase):
     name = "discard"
     parts = (Nest, LaidAway)
 
-    def begin(self, deal: Deal) -> bool:
+    def begin(self, deal: DealState) -> bool:
         declarer = deal.declarer
         assert declarer is not None
         nest = deal.parts[Nest]
@@ -462,10 +407,10 @@ class Discard(Phase):
         deal.to_act = declarer
         return True
 
-    def legal(self, deal: Deal) -> list[Any]:
+    def legal(self, deal: DealState) -> list[Any]:
         return deal.names_of(deal.hands[deal.to_act or 0])
 
-    def act(self, deal: Deal, action: Action) -> None:
+    def act(self, deal: DealState, action: Action) -> None:
         seat = deal.to_act
         assert seat is not None
         card = deal.card_or_refuse(action)
@@ -495,7 +440,7 @@ class TrumpChoice(Part):
         other.chooser = self.chooser
         return other
 
-    def public(self, deal: Deal) -> Pieces:
+    def public(self, deal: DealState) -> Pieces:
         return {"chooser": self.chooser}
 
 
@@ -505,15 +450,15 @@ class Trump(Phase):
     name = "trump"
     parts: ClassVar[tuple[type[Part], ...]] = (TrumpChoice,)
 
-    def begin(self, deal: Deal) -> bool:
+    def begin(self, deal: DealState) -> bool:
         # the auction's winner; its part is there, as the auction came first
         deal.parts[TrumpChoice].chooser = deal.to_act = deal.parts[Bidding].declarer
         return True
 
-    def legal(self, deal: Deal) -> list[Any]:
+    def legal(self, deal: DealState) -> list[Any]:
         return list(deal.deck.suits)
 
-    def act(self, deal: Deal, action: Action) -> None:
+    def act(self, deal: DealState, action: Action) -> None:
         suits = deal.deck.suits
         text = action.strip().upper() if isinstance(action, str) else None
         if text is None or len(text) != 1 or text not in suits:
@@ -546,7 +491,7 @@ class PartnerCall(Part):
     def move_cards(self, move: Callable[[int], int]) -> None:
         self.partner_card = _move_card(move, self.partner_card)
 
-    def known(self, deal: Deal) -> bool:
+    def known(self, deal: DealState) -> bool:
         """Whether the partner is public: its card has been played (or the deal is over)."""
         card = self.partner_card
         if card is None:
@@ -555,7 +500,7 @@ class PartnerCall(Part):
             return True
         return any(card in cards for _, cards, _ in deal.history)
 
-    def public(self, deal: Deal) -> Pieces:
+    def public(self, deal: DealState) -> Pieces:
         card = self.partner_card
         if card is None:
             return {}
@@ -564,7 +509,7 @@ class PartnerCall(Part):
             "partner": self.partner if self.known(deal) else None,
         }
 
-    def private(self, deal: Deal, seat: int) -> Pieces:
+    def private(self, deal: DealState, seat: int) -> Pieces:
         if self.partner_card is None or self.partner != seat:
             return {}
         return {"partner": self.partner}
@@ -576,17 +521,17 @@ class Partner(Phase):
     name = "partner"
     parts = (PartnerCall, LaidAway)
 
-    def begin(self, deal: Deal) -> bool:
+    def begin(self, deal: DealState) -> bool:
         deal.to_act = deal.declarer
         return True
 
-    def _callable(self, deal: Deal) -> int:
+    def _callable(self, deal: DealState) -> int:
         return deal.deck_mask & ~deal.discards
 
-    def legal(self, deal: Deal) -> list[Any]:
+    def legal(self, deal: DealState) -> list[Any]:
         return deal.names_of(self._callable(deal))
 
-    def act(self, deal: Deal, action: Action) -> None:
+    def act(self, deal: DealState, action: Action) -> None:
         card = deal.card_or_refuse(action)
         if not self._callable(deal) >> card & 1:
             raise IllegalAction(
@@ -611,7 +556,7 @@ class Play(Phase):
     def __init__(self, leader: str = "after_dealer") -> None:
         self.leader = leader
 
-    def begin(self, deal: Deal) -> bool:
+    def begin(self, deal: DealState) -> bool:
         if self.leader == "declarer":
             first = deal.declarer
         elif self.leader == "after_declarer":
@@ -623,7 +568,7 @@ class Play(Phase):
         deal.begin_play(first)
         return True
 
-    def legal(self, deal: Deal) -> list[Any]:
+    def legal(self, deal: DealState) -> list[Any]:
         return deal.names_of(deal.legal_mask())
 
 
@@ -649,7 +594,7 @@ class OneRoundAuction(Auction):
     passing or bidding higher than any earlier bid; the highest bid wins; all passing voids the
     deal."""
 
-    def act(self, deal: Deal, action: Action) -> None:
+    def act(self, deal: DealState, action: Action) -> None:
         seat = deal.to_act
         assert seat is not None
         part = deal.parts[Bidding]
@@ -690,7 +635,7 @@ class Drops(Part):
         other.dropped = self.dropped
         return other
 
-    def public(self, deal: Deal) -> Pieces:
+    def public(self, deal: DealState) -> Pieces:
         return {"dropped": tuple(sorted(self.dropped))}
 
 
@@ -704,22 +649,22 @@ class Drop(Phase):
     name = "drop"
     parts: ClassVar[tuple[type[Part], ...]] = (Drops,)
 
-    def asked(self, deal: Deal) -> list[int]:
+    def asked(self, deal: DealState) -> list[int]:
         raise NotImplementedError
 
-    def settle(self, deal: Deal) -> None:
+    def settle(self, deal: DealState) -> None:
         """All answered: play on with the seats still in (or end the deal)."""
         dropped = deal.dropped
         deal.set_active([s for s in deal.active if s not in dropped])
         deal.advance()
 
-    def begin(self, deal: Deal) -> bool:
+    def begin(self, deal: DealState) -> bool:
         return _ask(deal, self.asked(deal))
 
-    def legal(self, deal: Deal) -> list[Any]:
+    def legal(self, deal: DealState) -> list[Any]:
         return [IN, OUT]
 
-    def act(self, deal: Deal, action: Action) -> None:
+    def act(self, deal: DealState, action: Action) -> None:
         answer = action.strip().lower() if isinstance(action, str) else None
         if answer not in (IN, OUT):
             raise IllegalAction(
@@ -739,7 +684,7 @@ class Drop(Phase):
         else:
             self.settle(deal)
 
-    def decided(self, deal: Deal) -> bool:
+    def decided(self, deal: DealState) -> bool:
         """Whether the answers so far already end the phase (Horsethief's last seat in)."""
         return False
 
@@ -748,7 +693,7 @@ class SitOut(Drop):
     """Snarples: the others may sit out, except after a bid of 1 or with spades trump, and
     no seat more than two deals in a row; if all sit out, the bidder settles."""
 
-    def asked(self, deal: Deal) -> list[int]:
+    def asked(self, deal: DealState) -> list[int]:
         bidding = deal.parts[Bidding]
         if bidding.contract == 1 or deal.trump == "S":
             return []
@@ -776,7 +721,7 @@ class Settlement(Part):
         other.settled = self.settled
         return other
 
-    def public(self, deal: Deal) -> Pieces:
+    def public(self, deal: DealState) -> Pieces:
         return {"settled": self.settled}
 
 
@@ -786,16 +731,16 @@ class Settle(Phase):
     name = "settle"
     parts = (Settlement,)
 
-    def begin(self, deal: Deal) -> bool:
+    def begin(self, deal: DealState) -> bool:
         if len(deal.active) > 1:
             return False  # someone plays against the bidder
         deal.to_act = deal.declarer
         return True
 
-    def legal(self, deal: Deal) -> list[Any]:
+    def legal(self, deal: DealState) -> list[Any]:
         return [TAKE, GIVE]
 
-    def act(self, deal: Deal, action: Action) -> None:
+    def act(self, deal: DealState, action: Action) -> None:
         answer = action.strip().lower() if isinstance(action, str) else None
         if answer not in (TAKE, GIVE):
             raise IllegalAction(
@@ -814,12 +759,12 @@ class DonutDrop(Drop):
     """Donut: where the upcard allows it, every seat but the dealer may drop; if all do, the
     dealer scores −3 and the deal ends."""
 
-    def asked(self, deal: Deal) -> list[int]:
+    def asked(self, deal: DealState) -> list[int]:
         if not deal.may_drop:
             return []
         return [s for s in deal.turn_order() if s != deal.dealer]
 
-    def settle(self, deal: Deal) -> None:
+    def settle(self, deal: DealState) -> None:
         dropped = deal.dropped
         if all(s == deal.dealer or s in dropped for s in deal.active):
             deal.finish_unplayed("everyone but the dealer dropped")
@@ -831,14 +776,14 @@ class HorsethiefDrop(Drop):
     """Horsethief: everyone stays in under clubs; once all but one have dropped, that one
     scores +5 and the deal ends unplayed."""
 
-    def asked(self, deal: Deal) -> list[int]:
+    def asked(self, deal: DealState) -> list[int]:
         return [] if deal.trump == "C" else deal.turn_order()
 
-    def decided(self, deal: Deal) -> bool:
+    def decided(self, deal: DealState) -> bool:
         drops = deal.parts.get(Drops)  # none until a seat drops
         return drops is not None and len(drops.dropped) == len(deal.active) - 1
 
-    def settle(self, deal: Deal) -> None:
+    def settle(self, deal: DealState) -> None:
         if self.decided(deal):
             deal.finish_unplayed("all but one dropped")
             return
@@ -862,10 +807,10 @@ class Exchanges(Part):
         other.thrown = self.thrown
         return other
 
-    def public(self, deal: Deal) -> Pieces:
+    def public(self, deal: DealState) -> Pieces:
         return {"exchanges": tuple(self.exchanges)}
 
-    def private(self, deal: Deal, seat: int) -> Pieces:
+    def private(self, deal: DealState, seat: int) -> Pieces:
         # Shown from the first finished exchange on.
         if not self.exchanges:
             return {}
@@ -884,7 +829,7 @@ class Exchange(Phase):
     name = "exchange"
     parts = (Exchanges, LaidAway)
 
-    def begin(self, deal: Deal) -> bool:
+    def begin(self, deal: DealState) -> bool:
         deal.pending = deal.turn_order()
         deal.to_act = deal.pending[0]
         part = deal.parts[Exchanges]
@@ -892,10 +837,10 @@ class Exchange(Phase):
         part.exchanges = []
         return True
 
-    def legal(self, deal: Deal) -> list[Any]:
+    def legal(self, deal: DealState) -> list[Any]:
         return [*deal.names_of(deal.hands[deal.to_act or 0]), DONE]
 
-    def act(self, deal: Deal, action: Action) -> None:
+    def act(self, deal: DealState, action: Action) -> None:
         seat = deal.to_act
         assert seat is not None
         part = deal.parts[Exchanges]
@@ -917,7 +862,7 @@ class Exchange(Phase):
         if part.thrown == deal.rules.hand_size:
             self._draw(deal, part, seat)
 
-    def _draw(self, deal: Deal, part: Exchanges, seat: int) -> None:
+    def _draw(self, deal: DealState, part: Exchanges, seat: int) -> None:
         count = part.thrown
         for card in deal.stock[:count]:
             deal.hands[seat] |= 1 << card
@@ -933,7 +878,7 @@ class TurnedTrump(Phase):
 
     name = "trump"
 
-    def begin(self, deal: Deal) -> bool:
+    def begin(self, deal: DealState) -> bool:
         assert deal.upcard is not None
         deal.set_trump(deal.upcard // deal.deck.stride)
         return False
@@ -966,7 +911,7 @@ class UpcardRank(Part):
         other.reversed_ranks = self.reversed_ranks
         return other
 
-    def public(self, deal: Deal) -> Pieces:
+    def public(self, deal: DealState) -> Pieces:
         return {"reversed_ranks": self.reversed_ranks}
 
 
@@ -975,7 +920,7 @@ class DonutTrump(Trump):
 
     parts = (TrumpChoice, UpcardRank)
 
-    def begin(self, deal: Deal) -> bool:
+    def begin(self, deal: DealState) -> bool:
         upcard = deal.upcard
         assert upcard is not None
         rank = deal.deck.names[upcard][0]
