@@ -39,6 +39,13 @@ FAST_BOTS = frozenset({"heuristic", "random"})
 """Bots quick enough to answer on the event loop; any other thinks in a worker thread."""
 
 
+
+def _new_match(rules: Rules, seed: int) -> Match:
+    """A table's match, without ``Match``'s guard against endless redeals: each deal here
+    waits on its seats' actions, so it cannot spin, and a stored log must always rebuild
+    (four people who keep calling too few would otherwise lock their table at the 100th)."""
+    return Match(rules, seed=seed, void_limit=None)
+
 @dataclass
 class Presence:
     """Who is at the table right now, across every server process."""
@@ -94,7 +101,7 @@ class LiveTable:
             host_seat=row.host_seat,
             grace_s=row.grace_s,
             seats=row.seats,
-            match=Match(rules, seed=row.seed),
+            match=_new_match(rules, row.seed),
             bot_note=bot_note,
             secret=row.secret,
             salt=row.salt,
@@ -112,7 +119,7 @@ class LiveTable:
 
     def reset(self) -> None:
         """Back to the first action: the match is rebuilt from the log after this."""
-        self.match = Match(self.rules, seed=self.seed)
+        self.match = _new_match(self.rules, self.seed)
         self._scoreboard = []
         self.seq = 0
         self.last = self.last_trick = None
