@@ -39,12 +39,12 @@ FAST_BOTS = frozenset({"heuristic", "random"})
 """Bots quick enough to answer on the event loop; any other thinks in a worker thread."""
 
 
-
 def _new_match(rules: Rules, seed: int) -> Match:
     """A table's match, without ``Match``'s guard against endless redeals: each deal here
     waits on its seats' actions, so it cannot spin, and a stored log must always rebuild
     (four people who keep calling too few would otherwise lock their table at the 100th)."""
     return Match(rules, seed=seed, void_limit=None)
+
 
 @dataclass
 class Presence:
