@@ -26,9 +26,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 SOURCE = Path(__file__).resolve().parent.parent / "src" / "callbreak"
-OWN = ("games", "decks.py")
-"""Where the names are owned (under ``src/callbreak``): the games' package, and the decks
-module (whose Rook deck is named ``rook`` too)."""
+OWN = ("games", "decks.py", "cards.py")
+"""Where the names are owned (under ``src/callbreak``): the games' package, the decks
+module (whose Rook deck is named ``rook`` too) and the cards module (whose suit names
+include ``spades``, the name of a game too)."""
 
 
 def game_names() -> frozenset[str]:

@@ -158,6 +158,7 @@ def test_log_entries_are_typed_and_read_as_triples() -> None:
         actions.PartnerCalled,
         actions.InOrOut,
         actions.Settled,
+        actions.Looked,
     }
     assert kinds == set(actions.Entry.__subclasses__())
 

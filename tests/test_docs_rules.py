@@ -85,6 +85,8 @@ def test_the_rule_book_has_its_pages() -> None:
         "donut.md",
         "horsethief.md",
         "rook-call-partner.md",
+        "spades.md",
+        "oh-hell.md",
         "what-bots-know.md",
     }
 
@@ -108,6 +110,9 @@ PRESET_PAGES = {
     "donut": ("donut.md",),
     "horsethief": ("horsethief.md",),
     "rook-call-partner": ("rook-call-partner.md",),
+    "spades": ("spades.md",),
+    "oh-hell": ("oh-hell.md",),
+    "judgement": ("oh-hell.md",),
 }
 """Where each preset's options are written: its own page, and the page it defers to."""
 

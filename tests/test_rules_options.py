@@ -94,6 +94,17 @@ GOOD: dict[str, list[tuple[Any, Any]]] = {
     "forced_bid": [(None, None), ("none", None), (4, 4), (0, 0), (200, 200)],
     "last_trick_points": [(20, 20), (0, 0), ("10", 10), (100, 100)],
     "score_multiplier": [(1, 1), (10, 10), ("10", 10), (100, 100)],
+    "blind_nil": [(True, True), ("on", True), ("off", False)],
+    "cap_side_bids": [(True, True), ("off", False)],
+    "mercy_rule": [(False, False), ("on", True)],
+    "mercy_threshold": [(-350, -350), ("-200", -200), (0, 0), (-1000, -1000)],
+    "hook": [(False, False), ("on", True)],
+    "trump": [("turn_up", "turn_up"), ("rotate", "rotate"), ("none", "none")],
+    "exact_bonus": [(10, 10), (0, 0), ("5", 5)],
+    "points_per_trick": [(1, 1), (0, 0), ("2", 2)],
+    "miss_points": [("tricks", "tricks"), ("zero", "zero"), ("off_bid", "off_bid")],
+    "sequence": [("down", "down"), ("down_up", "down_up"), ("up_down", "up_down")],
+    "start": [(None, None), ("none", None), (7, 7), ("5", 5)],
 }
 
 # option -> (bad values, words the error must show: what is allowed)
@@ -135,6 +146,17 @@ BAD: dict[str, tuple[list[Any], list[str]]] = {
     "forced_bid": ([-1, 201, "x", True], ["0", "200", "none"]),
     "last_trick_points": ([-1, 101, "x", None], ["0", "100"]),
     "score_multiplier": ([0, 101, "x", None, 1.5], ["1", "100"]),
+    "blind_nil": (BAD_ON_OFF, ["on", "off"]),
+    "cap_side_bids": (BAD_ON_OFF, ["on", "off"]),
+    "mercy_rule": (BAD_ON_OFF, ["on", "off"]),
+    "mercy_threshold": ([1, -1001, "x", None], ["-1000", "0"]),
+    "hook": (BAD_ON_OFF, ["on", "off"]),
+    "trump": (["S", "", None, True], ["turn_up", "rotate", "none"]),
+    "exact_bonus": ([-1, 101, "x", None], ["0", "100"]),
+    "points_per_trick": ([-1, 11, "x", None], ["0", "10"]),
+    "miss_points": (["all", "", None], ["tricks", "zero", "off_bid"]),
+    "sequence": (["up", "", None], ["down", "down_up", "up_down"]),
+    "start": ([0, 52, "x", True], ["1", "51", "none"]),
 }
 
 

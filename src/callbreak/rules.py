@@ -269,6 +269,81 @@ OPTIONS: tuple[Option, ...] = (
     ),
 )
 
+OPTIONS += (
+    Option(
+        "blind_nil",
+        "on | off",
+        'Spades: a seat may bid "blind nil" before looking at its cards: no trick, worth twice '
+        "a nil (200).",
+        _bool,
+    ),
+    Option(
+        "cap_side_bids",
+        "on | off",
+        "Spades: partners' bids together may not exceed 13 (OpenSpiel's rule).",
+        _bool,
+    ),
+    Option(
+        "mercy_rule",
+        "on | off",
+        "Spades: a partnership at or below mercy_threshold after a deal loses the match at once.",
+        _bool,
+    ),
+    Option(
+        "mercy_threshold",
+        "-1000..0",
+        "Spades: the score that loses at once under mercy_rule (-350).",
+        _int_range(-1000, 0),
+    ),
+    Option(
+        "hook",
+        "on | off",
+        "Oh Hell: the last bidder (the dealer) may not make the bids add up to the tricks of "
+        "the deal, so someone must fail.",
+        _bool,
+    ),
+    Option(
+        "trump",
+        "turn_up | rotate | none",
+        "Oh Hell: the card after the hands is turned up and its suit is trump (turn_up); trump "
+        "goes S, D, C, H by deal (rotate, Judgement); or no trump (none).",
+        _choice("turn_up", "rotate", "none"),
+    ),
+    Option(
+        "exact_bonus",
+        "0..100",
+        "Oh Hell: points for taking exactly the tricks bid, on top of the tricks' points.",
+        _int_range(0, 100),
+    ),
+    Option(
+        "points_per_trick",
+        "0..10",
+        "Oh Hell: points for each trick taken (on a miss too when miss_points = tricks).",
+        _int_range(0, 10),
+    ),
+    Option(
+        "miss_points",
+        "tricks | zero | off_bid",
+        "Oh Hell, a bid missed: tricks = points_per_trick a trick taken, no bonus (Oh Hell); "
+        "zero = nothing (Judgement); off_bid = minus points_per_trick a trick off the bid.",
+        _choice("tricks", "zero", "off_bid"),
+    ),
+    Option(
+        "sequence",
+        "down | down_up | up_down",
+        "Oh Hell: hand sizes over a match: from start down to 1; down to 1 and back up; or up "
+        "from 1 to start and back down.",
+        _choice("down", "down_up", "up_down"),
+    ),
+    Option(
+        "start",
+        "1..51 | none",
+        "Oh Hell: the largest hand of the match (capped by what the deck allows); none = the "
+        "most the deck allows.",
+        _int_range(1, 51, optional=True),
+    ),
+)
+
 OPTION_BY_NAME: Mapping[str, Option] = {option.name: option for option in OPTIONS}
 
 
@@ -332,6 +407,17 @@ class Rules:
     forced_bid: int | None = None
     last_trick_points: int = 20
     score_multiplier: int = 1
+    blind_nil: bool = False
+    cap_side_bids: bool = False
+    mercy_rule: bool = True
+    mercy_threshold: int = -350
+    hook: bool = True
+    trump: str = "turn_up"
+    exact_bonus: int = 10
+    points_per_trick: int = 1
+    miss_points: str = "tricks"
+    sequence: str = "down"
+    start: int | None = None
     # Facts of the game, set once in __post_init__ (read on hot paths; not options).
     shape: Game = field(init=False, repr=False, compare=False)
     """The record of the game: everything that tells it from the others."""
@@ -342,7 +428,6 @@ class Rules:
     def __post_init__(self) -> None:
         shape = find_game(self.game)
         object.__setattr__(self, "shape", shape)
-        object.__setattr__(self, "hand_size", shape.hand_size)
         object.__setattr__(self, "trump_suit", shape.trump)
         for option in OPTIONS:
             value = getattr(self, option.name)
@@ -358,6 +443,12 @@ class Rules:
             raise ValueError(
                 f"players={self.players!r} is not allowed: {self.title} is played by {seats}"
             )
+        # The first deal's hand size; a game whose hands change deal by deal plays its
+        # schedule, which is the match (match_deals is not its option).
+        sizes = None if shape.schedule is None else shape.schedule(self)
+        object.__setattr__(self, "hand_size", shape.hand_size if sizes is None else sizes[0])
+        if sizes is not None:
+            object.__setattr__(self, "match_deals", len(sizes))
         if self.match_end.startswith("deals:"):
             # deals:N is a shorthand for match_end=deals with match_deals=N.
             object.__setattr__(self, "match_deals", int(self.match_end[6:]))

@@ -145,3 +145,14 @@ class Settled(Entry):
     def action(self) -> str:
         said: str = self[2]
         return said
+
+
+class Looked(Entry):
+    """A seat looks at its cards (``"look"``) rather than bid blind (Spades' blind nil)."""
+
+    __slots__ = ()
+
+    @property
+    def action(self) -> str:
+        said: str = self[2]
+        return said

@@ -48,7 +48,7 @@ from callbreak.engine.phases import (
     UpcardRank,
 )
 from callbreak.engine.tricks import PlayRules, beats, explain_illegal, legal_mask
-from callbreak.games import Game
+from callbreak.games import Dealing, Game
 from callbreak.points import Points
 from callbreak.rules import Rules
 
@@ -59,7 +59,7 @@ PLAY, OVER, VOID = "play", "over", "void"
 """The phases every deal knows itself: the play, and its two ends.  The others' names are
 their phases' own (``Phase.name``)."""
 
-_Engine = tuple[PlayRules, Game, Deck, int, tuple[int, ...], tuple[type[Part], ...]]
+_Engine = tuple[PlayRules, Game, Deck, int, tuple[int, ...], tuple[type[Part], ...], Dealing]
 _ENGINE_CACHE: dict[Rules, _Engine] = {}
 _LAST_ENGINE: list[Any] = [None, None]
 
@@ -84,9 +84,17 @@ def _engine(rules: Rules) -> _Engine:
             rules.hand_size,
             tuple(range(rules.players)),
             _takers(game.phases),
+            dealing_of(rules),
         )
     _LAST_ENGINE[:] = (rules, cached)
     return cached
+
+
+def dealing_of(rules: Rules) -> Dealing:
+    """How a deal under ``rules`` lays out its cards: the game's dealing, or the one its
+    options choose (``Game.dealing_by_rules``)."""
+    game = rules.shape
+    return game.dealing if game.dealing_by_rules is None else game.dealing_by_rules(rules)
 
 
 def _takers(phases: Sequence[Phase]) -> tuple[type[Part], ...]:
@@ -236,8 +244,9 @@ class Deal:
     void_reason: str | None
     unplayed: str | None
     """Why the deal ended before its play (points are still scored), or None."""
+    hand_size: int
+    """Cards dealt to each seat this deal (the game's, or the match's schedule's)."""
     _play_rules: PlayRules
-    _hand_size: int
     _trick_size: int
     _next: tuple[int, ...]
     _input: dict[str, int]
@@ -269,6 +278,7 @@ class Deal:
         seed: int | None = None,
         dealer: int = 0,
         context: Context | None = None,
+        hand_size: int | None = None,
     ) -> None:
         self.rules = rules
         self.players = n = rules.players
@@ -276,8 +286,9 @@ class Deal:
             raise ValueError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
         self.dealer = dealer
         self.seed = seed
-        self._play_rules, self.spec, self.deck, self._hand_size, everyone, takers = _engine(rules)
-        spec = self.spec
+        engine = _engine(rules)
+        self._play_rules, self.spec, self.deck, size, everyone, takers, dealing = engine
+        self.hand_size = size if hand_size is None else self._check_size(hand_size)
         self.context = _NO_CONTEXT if context is None else context
         if context is not None and context.out:
             everyone = tuple(s for s in everyone if s not in context.out)
@@ -293,20 +304,20 @@ class Deal:
         if hands is not None and deck is not None:
             raise ValueError("give the hands or the deck, not both")
         if deck is not None:
-            layout = spec.dealing(self._check_deck(deck), self._deal_order(), rules.hand_size)
+            layout = dealing(self._check_deck(deck), self._deal_order(), self.hand_size)
             self._lay_out(layout, takers)
         elif hands is not None:
             self.dealt = self._check_hands(hands)
-            if spec.dealing is not deal_round:
+            if dealing is not deal_round:
                 raise ValueError(
                     f"{rules.title} deals more than hands (a nest, a stock or a face-up card): "
                     "give the whole deck with deck=[...]"
                 )
-        elif self.deck is STANDARD and n == 4 and self._hand_size == 13:
+        elif self.deck is STANDARD and n == 4 and self.hand_size == 13:
             self.dealt = shuffled_hands(n, dealer, random.Random(seed))
         else:
             order = shuffled_deck(self.deck, random.Random(seed))
-            self._lay_out(spec.dealing(order, self._deal_order(), rules.hand_size), takers)
+            self._lay_out(dealing(order, self._deal_order(), self.hand_size), takers)
         self.hands = list(self.dealt)
         self._input = self.deck.inputs
         self._names = cards.hand_names if self.deck is STANDARD else self.deck.hand_names
@@ -349,6 +360,20 @@ class Deal:
         self.stock = list(layout.stock)
         self.dealt_stock = tuple(layout.stock)
 
+    def _check_size(self, size: object) -> int:
+        """A hand size the game allows (``Game.largest_hand``); a game of fixed hands takes
+        only its own."""
+        largest = self.spec.largest_hand
+        most = self.rules.hand_size if largest is None else largest(self.rules)
+        low = most if largest is None else 1
+        if isinstance(size, bool) or not isinstance(size, int) or not low <= size <= most:
+            allowed = str(most) if low == most else f"from {low} to {most}"
+            raise ValueError(
+                f"hand_size={size!r} is not allowed: {self.rules.title} deals {allowed} cards "
+                f"a seat at {self.players} players"
+            )
+        return size
+
     def _check_deck(self, deck: Sequence[str | int]) -> list[int]:
         order = []
         seen = 0
@@ -370,7 +395,7 @@ class Deal:
         return order
 
     def _check_hands(self, hands: Sequence[str | Sequence[str | int]]) -> list[int]:
-        n, size = self.players, self.rules.hand_size
+        n, size = self.players, self.hand_size
         if len(hands) != n:
             raise ValueError(f"give {n} hands, one per seat; got {len(hands)}")
         masks = []
@@ -546,7 +571,7 @@ class Deal:
         self.trick = []
         self._led = self._win = -1
         self.leader = self.to_act = winner
-        if len(self.history) == self._hand_size:
+        if len(self.history) == self.hand_size:
             self._finish()
 
     def _finish(self) -> None:

@@ -102,3 +102,5 @@ class Context:
     """Seats out of the game (Snarples at 33 or more): they are not dealt in."""
     sat_out: tuple[int, ...] = ()
     """Deals in a row each seat has sat out just before this one (empty: none)."""
+    number: int = 0
+    """Deals of the match scored before this one (Judgement's trump rotates by it)."""

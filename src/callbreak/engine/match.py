@@ -233,21 +233,35 @@ class Match:
         """What the next deal is told of the match (None for games whose deals need nothing)."""
         if not self._spec.needs_context:
             return None
-        return Context(tuple(self.totals), frozenset(self.out), tuple(self.sat_out))
+        return Context(
+            tuple(self.totals), frozenset(self.out), tuple(self.sat_out), len(self.scored_deals)
+        )
+
+    def hand_size(self) -> int:
+        """The hand size of the next deal: the game's schedule at this deal (its last size for
+        a tie-break deal past it), or the game's one size."""
+        schedule = self._spec.schedule
+        if schedule is None:
+            return self.rules.hand_size
+        sizes = schedule(self.rules)
+        return sizes[min(len(self.scored_deals), len(sizes) - 1)]
 
     def _new_deal(self, dealer: int) -> Deal:
         self._deal_seed: int | None = None
         context = self.context()
+        size = self.hand_size()
         if self._hands is not None:
             hands = next(self._hands, None)
             if hands is not None:
-                return Deal(self.rules, hands, dealer=dealer, context=context)
+                return Deal(self.rules, hands, dealer=dealer, context=context, hand_size=size)
         if self._decks is not None:
             deck = next(self._decks, None)
             if deck is not None:
-                return Deal(self.rules, deck=deck, dealer=dealer, context=context)
+                return Deal(self.rules, deck=deck, dealer=dealer, context=context, hand_size=size)
         self._deal_seed = self.deal_seed(len(self.entries))
-        return Deal(self.rules, seed=self._deal_seed, dealer=dealer, context=context)
+        return Deal(
+            self.rules, seed=self._deal_seed, dealer=dealer, context=context, hand_size=size
+        )
 
     def _settle(self) -> None:
         while self._settle_one():
@@ -316,7 +330,7 @@ class Match:
         instant = self._spec.wins_at_once
         winner = None if instant is None else instant(self.deal)
         if winner is not None:
-            self.winners, self.over = [winner], True
+            self.winners, self.over = sorted(shape.side(winner)), True
             return
         if shape.ends_at_zero:
             in_game = [s for s in range(self.players) if s not in self.out]
@@ -334,10 +348,12 @@ class Match:
                 self._decide(list(range(self.players)))
 
     def _decide(self, seats: list[int]) -> None:
-        pick = min if self.rules.shape.lowest_wins else max
+        shape = self.rules.shape
+        pick = min if shape.lowest_wins else max
         best = pick(self.totals[s] for s in seats)
         top = [s for s in seats if self.totals[s] == best]
-        if len(top) == 1 or self.rules.tie_break == "shared":
+        # Partners share one score: a side at the top alone has won, whichever its seats.
+        if len({shape.side(s) for s in top}) == 1 or self.rules.tie_break == "shared":
             self.winners, self.over = top, True
             return
         self.tie_break = True

@@ -104,6 +104,10 @@ class Observation:
     unplayed: str | None = None
     """Why the deal ended before its play, if it did."""
     stock_size: int = 0
+    hand_size: int = 0
+    """Cards dealt to each seat this deal (Oh Hell's change deal by deal)."""
+    blind_nils: tuple[int, ...] = ()
+    """Spades: the seats that bid blind nil."""
     """Cards left in the stock (Horsethief draws from it); never which."""
 
     @property
@@ -226,6 +230,11 @@ def _build(
     if counted is not None:
         pieces["card_points"] = tuple(counted(deal))
     # Calls and bids are made in turn, so a seat sees only those already made; all are public.
+    # A part's private pieces may also withhold the seat's own cards (a blind bid).
+    shown: dict[str, Any] = {"hand": tuple(deal.names_of(hand)), "hand_mask": hand}
+    for key in ("hand", "hand_mask"):
+        if key in pieces:
+            shown[key] = pieces.pop(key)
     return Observation(
         seat=seat,
         players=n,
@@ -233,8 +242,7 @@ def _build(
         dealer=deal.dealer,
         phase=deal.phase,
         to_act=deal.to_act,
-        hand=tuple(deal.names_of(hand)),
-        hand_mask=hand,
+        **shown,
         legal=tuple(deal.legal()) if seat >= 0 and deal.to_act == seat else (),
         tricks_won=tuple(deal.tricks),
         history=tuple(history),
@@ -252,6 +260,7 @@ def _build(
         dealt_in=deal.dealt_in,
         unplayed=deal.unplayed,
         stock_size=len(deal.stock),  # the stock's cards are hidden from everyone
+        hand_size=deal.hand_size,
         **pieces,
     )
 

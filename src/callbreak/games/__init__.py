@@ -162,6 +162,26 @@ class Game:
     """Whether the Bhoos bot protocol can seat a remote bot at this game."""
     presets: tuple[Preset, ...] = ()
     """The presets of this game (and of others that this module names, in listing order)."""
+    partnerships: tuple[tuple[int, ...], ...] = ()
+    """Fixed sides, each a tuple of seats (Spades: 0 and 2 against 1 and 3); empty where every
+    seat plays for itself.  A side scores as one: its seats' deal points and totals are equal,
+    and it wins or loses the match together."""
+    schedule: Callable[[Any], tuple[int, ...]] | None = None
+    """The hand size of each deal of a match under the given rules, in order (Oh Hell's 10, 9,
+    ..., 1); None where every deal deals ``hand_size``.  Its length is the match's length."""
+    dealing_by_rules: Callable[[Any], Dealing] | None = None
+    """The dealing under the given rules, for a game whose options change how it deals (Oh
+    Hell turns up a card only when the turn-up decides trump); None: always ``dealing``."""
+    largest_hand: Callable[[Any], int] | None = None
+    """The most cards a seat may be dealt under the given rules (what the deck allows), for a
+    game whose hand size changes deal by deal; None where it is always ``hand_size``."""
+
+    def side(self, seat: int) -> tuple[int, ...]:
+        """The seats that play with ``seat`` (itself included): its partnership, or itself."""
+        for side in self.partnerships:
+            if seat in side:
+                return side
+        return (seat,)
 
     @property
     def phase_names(self) -> tuple[str, ...]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib
 
-MODULES = ("callbreak", "batak", "snarples", "donut", "horsethief", "rook")
+MODULES = ("callbreak", "batak", "snarples", "donut", "horsethief", "rook", "spades", "ohhell")
 """The games' modules in ``callbreak.games``, in listing order."""
 
 for _module in MODULES:

@@ -151,7 +151,13 @@ def verify_seed(record: Mapping[str, Any]) -> SeedCheck:
                 f"{label}: the shuffle seed is {recorded[index].get('seed')!r} in the record, "
                 f"but the match seed gives {shuffle}"
             )
-        fresh = Deal(match.rules, seed=shuffle, dealer=deal.dealer, context=deal.context)
+        fresh = Deal(
+            match.rules,
+            seed=shuffle,
+            dealer=deal.dealer,
+            context=deal.context,
+            hand_size=deal.hand_size,
+        )
         _same_layout(recorded[index], fresh, label)
     return SeedCheck(
         committed, expected, sum(1 for c in contributions if c is not None), len(deals)

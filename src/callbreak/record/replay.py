@@ -26,7 +26,7 @@ from typing import Any
 
 from callbreak.cards import CARD_NAMES, cards_of, parse_card
 from callbreak.decks import DECKS, Deck
-from callbreak.engine.deal import OVER, PLAY, VOID, Deal
+from callbreak.engine.deal import OVER, PLAY, VOID, Deal, dealing_of
 from callbreak.engine.errors import IllegalAction
 from callbreak.engine.match import DealerDraw, Match
 from callbreak.engine.phases import Play
@@ -263,6 +263,15 @@ class _Replay:
             labels.append(f"deal {number}" + (f" (redeal {redeal})" if redeal else ""))
         return labels
 
+    def _hand_size(self, index: int) -> int:
+        """The hand size the record's deal ``index`` deals: the game's one size, or, where it
+        changes deal by deal, that of the record's first hand dealt (the match checks it)."""
+        if self.rules.shape.schedule is None:
+            return self.rules.hand_size
+        label, data = self.labels[index], self.deals[index]
+        hands = _list(_field(data, "hands", label), label, "hands", self.players)
+        return max((len(hand) for hand in hands if isinstance(hand, list)), default=0)
+
     def _seats(self, index: int, key: str) -> list[int]:
         """A list of seats (``dealt_in``, ``active``): distinct, in seat order."""
         label, n = self.labels[index], self.players
@@ -306,11 +315,11 @@ class _Replay:
         be one of a hand's cards (Donut turns up the dealer's last card).
         """
         label, data, n, deck = self.labels[index], self.deals[index], self.players, self.deck
-        size = self.rules.hand_size
         dealer = _int(_field(data, "dealer", label), label, "the dealer", n)
         dealt_in = self._seats(index, "dealt_in")
         owner: dict[int, str] = {}
         hands = []
+        size = self._hand_size(index)
         for seat, hand in enumerate(_list(_field(data, "hands", label), label, "hands", n)):
             where = f"{label}, seat {seat}"
             cards = self._cards(_list(hand, where, "the hand"), where, f"seat {seat}", owner)
@@ -326,7 +335,7 @@ class _Replay:
         listed = _list(_field(data, "stock", label), where, "the stock")
         stock = self._cards(listed, where, "the stock", owner)
         seats = sorted(dealt_in, key=lambda seat: (seat - dealer - 1) % n)
-        traced = self.spec.dealing(list(range(deck.size)), seats, size)
+        traced = dealing_of(self.rules)(list(range(deck.size)), seats, size)
         up = traced.upcard
         upcard = self._upcard(index, up is not None)
         order: list[int | None] = [None] * deck.size
@@ -527,7 +536,13 @@ class _Replay:
     def _seeded(self, label: str, deal: Deal, seed: int) -> None:
         """Check that shuffle ``seed`` deals exactly the recorded layout (before any action:
         naming trump moves the Rook in the dealt hands)."""
-        shuffled = Deal(self.rules, seed=seed, dealer=deal.dealer, context=deal.context)
+        shuffled = Deal(
+            self.rules,
+            seed=seed,
+            dealer=deal.dealer,
+            context=deal.context,
+            hand_size=deal.hand_size,
+        )
         why = f"is not the one shuffle seed {seed} deals"
         for seat in range(self.players):
             if shuffled.dealt[seat] != deal.dealt[seat]:
