@@ -116,7 +116,9 @@ class Encoder:
         deck = DECKS[rules.shape.deck]
         self.rook = deck.has_rook
         self.five = spec.policy == FIVE_CARD_POLICY
-        self.hand_size = h = rules.hand_size
+        # The largest hand of the match where hands change size deal by deal (Oh Hell).
+        largest = spec.largest_hand
+        self.hand_size = h = rules.hand_size if largest is None else largest(rules)
         self.deck_size = deck.size
         # Card index: the pack order, the Rook last (it is the last card of ROOK_DECK.cards).
         self.cards: tuple[str, ...] = tuple(deck.names[c] for c in deck.cards)
@@ -144,8 +146,8 @@ class Encoder:
             values = tuple(range(rules.min_bid, rules.max_bid + 1, rules.bid_step))
         elif any(isinstance(phase, Call) for phase in phases):
             values = tuple(range(rules.min_call, rules.max_call + 1))
-        else:
-            values = ()
+        else:  # a game's own calling phase (Spades, Oh Hell) names its numbers
+            values = next((v for phase in phases if (v := phase.values(rules))), ())
         self.values = values
         self.bidding = bool(values)
         """Whether the game has calls or bids (and so the fields that show them)."""

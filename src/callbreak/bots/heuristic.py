@@ -15,7 +15,7 @@ from callbreak.bots import batak, fivecard, rook
 from callbreak.bots.base import CALLS, register_bot
 from callbreak.bots.knowledge import Knowledge, read
 from callbreak.bots.trickplay import estimate_tricks as estimate_tricks  # named here too
-from callbreak.cards import CARD_NAMES, RANK_COUNT, SUIT_MASKS, parse_card
+from callbreak.cards import CARD_NAMES, RANK_COUNT, SUIT_MASKS, SUITS, parse_card
 from callbreak.engine import Action, Observation
 from callbreak.engine.tricks import beats
 
@@ -44,6 +44,8 @@ class HeuristicBot:
         if policy != CALLS:
             return _family_policy(policy)(self, observation)
         if phase == "call":
+            if LOOK in observation.legal:
+                return LOOK  # blind nil is a gamble this bot does not take
             return self.call(observation)
         if phase == "misdeal":
             # A qualifying hand is weak by definition; throw it in unless it still looks useful.
@@ -56,9 +58,20 @@ class HeuristicBot:
     # ------------------------------------------------------------------ calls
     def call(self, observation: Observation) -> int:
         rules = observation.rules
-        estimate = estimate_tricks(observation.hand_mask, rules.trump_suit)
+        legal = [a for a in observation.legal if type(a) is int]
+        hand, trump = observation.hand_mask, _trump_of(observation)
+        if observation.players == 4 and hand.bit_count() == 13:
+            estimate = estimate_tricks(hand, trump)
+        else:
+            estimate = short_hand_tricks(hand, trump, observation.players)
         call = int(estimate - self.caution + 0.5)
-        return max(rules.min_call, min(rules.max_call, call))
+        if not legal:  # asked outside its turn: the options' range
+            return max(rules.min_call, min(rules.max_call, call))
+        if call <= 0 and not can_duck_everything(hand, trump):
+            call = 1  # nil (or an exact 0) only with a hand that can duck every trick
+        # The legal call nearest the estimate (Oh Hell's hook or a side's cap may rule it out).
+        best: int = min(legal, key=lambda value: (abs(value - call), value))
+        return best
 
     # ------------------------------------------------------------------ play
     def play(self, observation: Observation) -> int:
@@ -127,6 +140,46 @@ class HeuristicBot:
             pool,
             key=lambda c: (c % RANK_COUNT, (k.hand & SUIT_MASKS[c // RANK_COUNT]).bit_count()),
         )
+
+
+LOOK = "look"
+"""Spades' blind nil: a seat looks at its cards before it bids."""
+
+
+def _trump_of(observation: Observation) -> int:
+    """This deal's trump as a suit index (it changes deal by deal in Oh Hell), -1 for none."""
+    trump = observation.trump
+    return -1 if trump is None else SUITS.index(trump)
+
+
+def short_hand_tricks(hand: int, trump: int, players: int) -> float:
+    """Tricks a hand of any size should take at ``players`` seats: each card by its rank,
+    a trump better, side cards worse the more seats there are to ruff or overtake them."""
+    tricks = 0.0
+    for suit in range(4):
+        held = hand & SUIT_MASKS[suit]
+        while held:
+            low = held & -held
+            held ^= low
+            rank = (low.bit_length() - 1) % RANK_COUNT  # 0 = the two, 12 = the ace
+            if suit == trump:
+                tricks += max(0.0, (rank - 6) / 6)
+            elif rank >= 10:
+                tricks += (rank - 9) / 3 * (0.9 if players <= 4 else 0.7)
+    return tricks
+
+
+def can_duck_everything(hand: int, trump: int) -> bool:
+    """Whether a hand looks safe to take no trick: nothing above a ten, and no trump above
+    an eight (it can follow low, and never has to win a trick it is forced into)."""
+    for suit in range(4):
+        held = hand & SUIT_MASKS[suit]
+        if not held:
+            continue
+        top = (held.bit_length() - 1) % RANK_COUNT
+        if top > (6 if suit == trump else 8):
+            return False
+    return True
 
 
 def _family_policy(policy: str) -> Callable[[HeuristicBot, Observation], Action]:

@@ -68,6 +68,12 @@ class Phase:
     def act(self, deal: DealState, action: Action) -> None:
         raise NotImplementedError
 
+    def values(self, rules: Any) -> tuple[int, ...]:
+        """Every number this phase may ever offer under ``rules`` (a call or bid), for a fixed
+        action space (the RL encoder); empty where it offers none.  ``Call`` and ``Auction``
+        are read from their options by the encoder itself."""
+        return ()
+
     def __repr__(self) -> str:
         return f"<phase {self.name}>"
 

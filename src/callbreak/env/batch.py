@@ -54,6 +54,7 @@ from callbreak.cards import RANK_COUNT, RANKS, SUIT_MASKS
 from callbreak.engine import tricks
 from callbreak.engine.deal import play_rules
 from callbreak.engine.kernel import score_table
+from callbreak.engine.phases import Call
 from callbreak.rules import Rules
 
 PLAYERS = 4
@@ -663,7 +664,8 @@ class BatchCallBreak:
         parallel: bool = False,
     ) -> None:
         rules = rules if rules is not None else Rules.preset("callbreak")
-        if not rules.shape.calls or rules.players != PLAYERS:
+        calling = any(isinstance(phase, Call) for phase in rules.shape.phases)
+        if not rules.shape.calls or not calling or rules.players != PLAYERS:
             raise ValueError(f"the batch env plays the four-seat call games, not {rules.name}")
         if rules.declare_voids:
             raise ValueError("the batch env has no yes/no actions: declare_voids must be off")
@@ -825,9 +827,13 @@ class KernelTable:
 
     @staticmethod
     def serves(rules: Rules) -> bool:
-        """Whether the kernel plays ``rules``: the four-seat call games, without void
+        """Whether the kernel plays ``rules``: the four-seat call games of the ``Call`` phase
+        and Call Break's score table (not Spades' own bids and side scores), without void
         declarations (a yes/no phase inside the play)."""
-        return rules.shape.calls and rules.players == PLAYERS and not rules.declare_voids
+        calling = any(isinstance(phase, Call) for phase in rules.shape.phases)
+        return (
+            rules.shape.calls and calling and rules.players == PLAYERS and not rules.declare_voids
+        )
 
     def load(
         self, hands: list[int], dealer: int, to_act: int, totals: list[int] | None = None

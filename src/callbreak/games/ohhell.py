@@ -87,6 +87,9 @@ class ExactCall(Phase):
     name = "call"
     parts = (Calls,)
 
+    def values(self, rules: Any) -> tuple[int, ...]:
+        return tuple(range(largest_hand(rules) + 1))
+
     def begin(self, deal: DealState) -> bool:
         deal.to_act = deal.next_seat(deal.dealer)
         return True

@@ -74,6 +74,9 @@ class SpadesCall(Phase):
     name = "call"
     parts = (Calls, Blind)
 
+    def values(self, rules: Any) -> tuple[int, ...]:
+        return tuple(range(14))
+
     def begin(self, deal: DealState) -> bool:
         deal.to_act = deal.next_seat(deal.dealer)
         return True
@@ -203,6 +206,7 @@ GAME = register(
         hand_size=13,
         trump=0,
         options=(
+            "players",
             "blind_nil",
             "cap_side_bids",
             "spades_broken",
