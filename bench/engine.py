@@ -106,11 +106,25 @@ def compiled_kernel(rules: Rules) -> Loop | None:
 
 def open_spiel_spades() -> Loop | None:
     """OpenSpiel's C++ ``spades`` from Python: chance deals, bids and plays, one deal a game."""
+    return open_spiel_loop("spades", {})
+
+
+TWINS: dict[str, tuple[str, dict[str, int]]] = {
+    "spades": ("spades", {}),
+    "oh-hell": ("oh_hell", {"players": 4, "num_tricks_fixed": 12}),
+    "judgement": ("oh_hell", {"players": 4, "num_tricks_fixed": 7}),
+}
+"""Presets OpenSpiel also plays, with its game and parameters for the same deal as ours at
+four seats (Oh Hell's first deal is 12 cards at four seats, Judgement's 7)."""
+
+
+def open_spiel_loop(name: str, params: dict[str, int]) -> Loop | None:
+    """Random play of one OpenSpiel game from Python, a deal a game; None without OpenSpiel."""
     try:
         import pyspiel
     except ImportError:
         return None
-    game = pyspiel.load_game("spades")
+    game = pyspiel.load_game(name, params)
 
     def loop(rng: random.Random, seconds: float) -> int:
         choice = rng.choice
@@ -193,9 +207,23 @@ def print_presets(names: list[str], seconds: float, rounds: int) -> None:
             start = time.perf_counter()
             done = loop(rng, seconds)
             rates[name].append(done / (time.perf_counter() - start))
+    twins = {name: open_spiel_loop(*TWINS[name]) for name in names if name in TWINS}
+    theirs: dict[str, list[float]] = {name: [] for name, loop in twins.items() if loop}
+    for _ in range(rounds):
+        for name in theirs:
+            loop = twins[name]
+            assert loop is not None
+            start = time.perf_counter()
+            done = loop(rng, seconds)
+            theirs[name].append(done / (time.perf_counter() - start))
     print("Public API (Deal.legal/act), random play, median deals/s by preset:")
     for name, values in rates.items():
-        print(f"  {name:40s} {statistics.median(values):10,.0f}")
+        ours = statistics.median(values)
+        beside = ""
+        if name in theirs:
+            spiel = statistics.median(theirs[name])
+            beside = f"  OpenSpiel {TWINS[name][0]} {spiel:10,.0f} ({ours / spiel:4.2f}x)"
+        print(f"  {name:40s} {ours:10,.0f}{beside}")
 
 
 if __name__ == "__main__":

@@ -191,6 +191,10 @@ FAMILY = [
     ("snarples", 8),
     ("donut", 6),
     ("horsethief", 5),
+    ("spades", 4),
+    ("oh-hell", 3),
+    ("oh-hell", 7),
+    ("judgement", 5),
 ]
 
 

@@ -36,6 +36,9 @@ GAMES = [
     ("donut", 4, 2),
     ("donut", 6, 2),
     ("horsethief", 3, 1),
+    ("spades", 4, 1),
+    ("oh-hell", 5, 1),
+    ("judgement", 7, 1),
     ("horsethief", 5, 1),
 ]
 
