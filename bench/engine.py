@@ -211,10 +211,10 @@ def print_presets(names: list[str], seconds: float, rounds: int) -> None:
     theirs: dict[str, list[float]] = {name: [] for name, loop in twins.items() if loop}
     for _ in range(rounds):
         for name in theirs:
-            loop = twins[name]
-            assert loop is not None
+            twin = twins[name]
+            assert twin is not None
             start = time.perf_counter()
-            done = loop(rng, seconds)
+            done = twin(rng, seconds)
             theirs[name].append(done / (time.perf_counter() - start))
     print("Public API (Deal.legal/act), random play, median deals/s by preset:")
     for name, values in rates.items():
