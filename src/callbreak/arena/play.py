@@ -5,6 +5,14 @@ A *lineup* is the list of bot specs, one per *entry* (entry ``e`` sits at seat
 ``(e + r) % players``, so over the four rotations every entry plays every
 hand of the deal set from every seat, and the luck of the cards cancels.
 
+In a game with partnerships (``Game.partnerships``: Spades' seats 0 and 2
+against 1 and 3) the entries form the same sides as the seats they hold in
+rotation 0, and a side's result is its partners' shared score.  The rotation
+moves every entry one seat on, which keeps partners together only when it
+maps each side onto a side (true of Spades' opposite seats);
+``ArenaConfig`` refuses partnerships that it would split, since a bot paired
+with an opponent's copy would measure nothing.
+
 Everything here is a pure function of the configuration, the deal index and
 the rotation (shuffle seeds, match seeds and bot seeds are derived from the
 arena seed by name), so a chunk of deals gives the same games whichever
@@ -71,16 +79,23 @@ def single_deal_rules(rules: Rules) -> Rules:
 
 
 def lineup(seats: Sequence[str], players: int, *, rules: Rules | None = None) -> tuple[str, ...]:
-    """One spec for every seat, or exactly one per seat; each spec must name a known bot,
-    and, given ``rules``, one that plays their game (else the run would stop at its turn)."""
+    """One spec for every seat, one per side (given ``rules`` with partnerships: it fills its
+    side's seats), or exactly one per seat; each spec must name a known bot, and, given
+    ``rules``, one that plays their game (else the run would stop at its turn)."""
     from callbreak.arena import remote
 
     specs = tuple(s.strip() for s in seats)
+    sides = rules.shape.partnerships if rules is not None else ()
     if len(specs) == 1:
         specs *= players
+    elif sides and len(specs) == len(sides) != players:
+        by_seat = {seat: spec for spec, side in zip(specs, sides, strict=True) for seat in side}
+        specs = tuple(by_seat[seat] for seat in range(players))
     if len(specs) != players:
+        per_side = f", one per side ({len(sides)})" if sides else ""
         raise ArenaError(
-            f"give one seat (it fills all {players}) or exactly {players} seats, not {len(specs)}"
+            f"give one seat (it fills all {players}){per_side} or exactly {players} seats, "
+            f"not {len(specs)}"
         )
     for spec in dict.fromkeys(specs):
         try:
@@ -116,6 +131,7 @@ class ArenaConfig:
             raise ArenaError(f"play at least one deal, not {self.deals}")
         if len(self.seats) != self.rules.players:
             raise ArenaError(f"the lineup needs {self.rules.players} seats, not {len(self.seats)}")
+        check_sides(self.rules.shape.partnerships, self.rules.players)
 
     @property
     def players(self) -> int:
@@ -124,6 +140,17 @@ class ArenaConfig:
     @cached_property
     def game_rules(self) -> Rules:
         return single_deal_rules(self.rules)
+
+    @property
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """The lineup's teams as entries: the sides of a partnership game (the entries at a
+        side's seats in rotation 0), else every entry alone."""
+        return entry_sides(self.rules.shape.partnerships, self.players)
+
+    @property
+    def by_side(self) -> bool:
+        """Whether results are a side's (partners share one score) rather than a seat's."""
+        return bool(self.rules.shape.partnerships)
 
 
 @dataclass(frozen=True)
@@ -171,6 +198,30 @@ def seat_of(entry: int, rotation: int, players: int) -> int:
 def entry_at(seat: int, rotation: int, players: int) -> int:
     """Lineup entry sitting at ``seat`` in rotation ``rotation``."""
     return (seat - rotation) % players
+
+
+def entry_sides(partnerships: Sequence[Sequence[int]], players: int) -> tuple[tuple[int, ...], ...]:
+    """Teams of lineup entries: each partnership's seats name the entries sitting there in
+    rotation 0; an entry in no partnership (every entry, without them) is a team of one."""
+    sides = tuple(tuple(side) for side in partnerships)
+    partnered = {seat for side in sides for seat in side}
+    return sides + tuple((entry,) for entry in range(players) if entry not in partnered)
+
+
+def check_sides(partnerships: Sequence[Sequence[int]], players: int) -> None:
+    """Refuse partnerships that the seat rotation would split: in every rotation each team of
+    entries must sit in the seats of one side, or partners would play against each other."""
+    sides = {frozenset(side) for side in partnerships}
+    for rotation in range(players):
+        for team in entry_sides(partnerships, players):
+            seats = frozenset(seat_of(entry, rotation, players) for entry in team)
+            if partnerships and seats not in sides:
+                raise ArenaError(
+                    f"rotation {rotation} would seat the partners of seats "
+                    f"{', '.join(map(str, team))} at seats {', '.join(map(str, sorted(seats)))}, "
+                    "which are not one side: the arena's rotation needs sides that a "
+                    "one-seat turn maps onto sides"
+                )
 
 
 @dataclass(frozen=True)

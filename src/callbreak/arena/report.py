@@ -124,6 +124,31 @@ def _calibration_tables(bots: list[BotStats]) -> str:
     return "\n".join(parts)
 
 
+def _sides_note(summary: ArenaSummary) -> str:
+    """In a partnership game, which lineup entries (seats in rotation 0) make each side."""
+    if not summary.by_side:
+        return ""
+    seats = summary.run.config.seats
+    sides = "; ".join(
+        " and ".join(f"#{e} {html.escape(seats[e])}" for e in team)
+        for team in summary.run.config.teams
+    )
+    return (
+        f'<p class="note">Partnership game: each row is a side, whose partners share one score '
+        f"(one result per game), its edge measured against the other sides. Sides, by lineup "
+        f"entry (the seat it holds in the first rotation; every rotation keeps partners "
+        f"together): {sides}.</p>"
+    )
+
+
+def _rated_as(summary: ArenaSummary) -> str:
+    """How openskill saw one game: the sides as teams, or every seat for itself."""
+    teams = len(summary.run.config.teams)
+    if summary.by_side:
+        return f"a match of {teams} teams, the partners of a side one team"
+    return f"a {teams}-player free-for-all"
+
+
 _STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 70em; }
 table { border-collapse: collapse; margin: 1em 0; }
@@ -164,8 +189,10 @@ def render_html(summary: ArenaSummary, value_lost: ValueLost | None = None) -> s
 {run.backend}; {run.wall_s:.1f} s. Void deals: {summary.redraws} redrawn as dealt,
 {summary.redeals} redealt after a claim or low calls.</p>
 <h2>Summary</h2>
+{_sides_note(summary)}
 <table>
-<tr><th>bot</th><th>games</th><th>points/deal (95% CI)</th><th>edge vs others</th>
+<tr><th>{"side" if summary.by_side else "bot"}</th><th>games</th><th>points/deal (95% CI)</th>
+<th>edge vs others</th>
 <th>matches won</th><th>made</th><th>call − tricks</th><th>rating μ ± σ</th>
 <th>decision ms p50 / p99 / max</th><th>illegal</th><th>timeouts</th><th>fallbacks</th></tr>
 {_summary_rows(summary.bots)}
@@ -173,8 +200,8 @@ def render_html(summary: ArenaSummary, value_lost: ValueLost | None = None) -> s
 <p class="note">Every deal set is played once per rotation of the seats, so each bot holds every
 hand from every seat. Intervals are 95% Student-t; their standard error comes from the
 per-deal-set means (points) and the per-deal-set paired differences (edge). Matches won: groups
-of {config.rules.match_deals} consecutive deal sets per rotation, ties shared; 25% is par.
-Ratings: openskill Plackett–Luce, each game a four-player free-for-all ranked by points.</p>
+of {config.rules.match_deals} consecutive deal sets per rotation, ties shared; {summary.par:.0%}
+is par. Ratings: openskill Plackett–Luce, each game {_rated_as(summary)} ranked by points.</p>
 <h2>Calibration by call</h2>
 {_calibration_tables(summary.bots)}
 {"" if value_lost is None else value_lost.html()}

@@ -3,6 +3,13 @@
 The same spec may sit in several seats of the lineup (``heuristic`` against
 three ``random``); its figures pool all the games of all its entries.
 
+In a game with partnerships (Spades) the unit is a *side*, not a seat: its
+partners share one score, so a side's game is one result, its edge is against
+the other sides on the same cards, its matches are won as a side, and it is
+rated as one openskill team.  A side is named by its entries' specs in lineup
+order (``heuristic + random``, or ``heuristic ×2``); sides of the same specs pool their games as
+one spec's entries do in a free-for-all.
+
 What the figures mean (docs/arena.md says the same):
 
 * **points / deal** — mean points per game, with a 95% Student-t interval
@@ -20,7 +27,8 @@ What the figures mean (docs/arena.md says the same):
   rotation an entry keeps its seat, so each group is a real match with the
   dealer moving round.  The entry with the highest total wins it; a tie
   splits the win equally.  A spec's share is its entries' wins divided by
-  the matches its entries played (25% is par at a four-seat table).  A last
+  the matches its entries played (25% is par at a four-seat table, 50% for
+  two sides).  A last
   group shorter than ``match_deals`` is not counted.
 * **made** — share of games in which the call was made under the rules'
   ``success_window``; **call − tricks** is its signed mean (positive: the
@@ -41,9 +49,11 @@ What the figures mean (docs/arena.md says the same):
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from callbreak.arena.play import ArenaConfig, GameResult
 from callbreak.arena.runner import ArenaRun
 from callbreak.arena.stats import Interval, mean, mean_ci, percentile
 
@@ -126,6 +136,16 @@ class ArenaSummary:
     redeals: int
     redraws: int
 
+    @property
+    def by_side(self) -> bool:
+        """Whether each row is a side of partners (a partnership game) rather than a bot."""
+        return self.run.config.by_side
+
+    @property
+    def par(self) -> float:
+        """The share of matches a row wins by chance: one over the teams at the table."""
+        return 1 / len(self.run.config.teams)
+
     def json(self) -> dict[str, Any]:
         """A JSON-ready summary (what ``callbreak arena --json`` prints)."""
         config = self.run.config
@@ -149,40 +169,68 @@ class ArenaSummary:
                 "95% Student-t interval; standard error from the per-deal-set means "
                 "(points) and per-deal-set paired differences (edge)"
             ),
+            "by": "side" if self.by_side else "bot",
+            "sides": [list(team) for team in config.teams] if self.by_side else None,
             "bots": [bot.json() for bot in self.bots],
             "illegal_examples": list(self.run.illegal_examples),
         }
 
 
-def _specs(seats: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
-    """Specs in lineup order, each with the entries it occupies."""
-    out: dict[str, list[int]] = {}
-    for entry, spec in enumerate(seats):
-        out.setdefault(spec, []).append(entry)
-    return {spec: tuple(entries) for spec, entries in out.items()}
+Team = tuple[int, ...]
+"""Lineup entries that score as one: a side of partners, or one entry alone."""
+
+
+def _units(config: ArenaConfig) -> dict[str, tuple[Team, ...]]:
+    """The rows of the report in lineup order, each with its teams: one per spec in a
+    free-for-all, one per side's specs (``heuristic + random``) in a partnership game."""
+    out: dict[str, list[Team]] = {}
+    for team in config.teams:
+        out.setdefault(side_name([config.seats[e] for e in team]), []).append(team)
+    return {name: tuple(teams) for name, teams in out.items()}
+
+
+def side_name(specs: Sequence[str]) -> str:
+    """A team's row name: its spec alone, ``heuristic ×2`` for copies of one bot, else the
+    specs joined in lineup order (``heuristic + random``)."""
+    if len(specs) > 1 and len(set(specs)) == 1:
+        return f"{specs[0]} ×{len(specs)}"
+    return " + ".join(specs)
+
+
+def _team_tenths(game: GameResult, team: Team) -> int:
+    """A team's points in one game, in tenths: its first entry's, which its partners share."""
+    return game.plays[team[0]].points_tenths
 
 
 def _ratings(
-    run: ArenaRun, specs: dict[str, tuple[int, ...]]
+    run: ArenaRun, units: dict[str, tuple[Team, ...]]
 ) -> tuple[dict[str, tuple[float, float]], list[tuple[int, dict[str, float]]]]:
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
     players = run.config.players
+    teams = run.config.teams
     sign = better(run)
     ratings = [model.rating(name=str(entry)) for entry in range(players)]
-    history = [(0, {s: mean([ratings[e].mu for e in es]) for s, es in specs.items()})]
+
+    def mus() -> dict[str, float]:
+        return {u: mean([ratings[e].mu for t in ts for e in t]) for u, ts in units.items()}
+
+    history = [(0, mus())]
     for played, result in enumerate(run.sets, start=1):
         for game in result.games:
-            teams = model.rate(
-                [[ratings[e]] for e in range(players)],
-                scores=[sign * game.plays[e].points_tenths for e in range(players)],
+            rated = model.rate(
+                [[ratings[e] for e in team] for team in teams],
+                scores=[sign * _team_tenths(game, team) for team in teams],
             )
-            ratings = [team[0] for team in teams]
-        history.append((played, {s: mean([ratings[e].mu for e in es]) for s, es in specs.items()}))
+            for team, new in zip(teams, rated, strict=True):
+                for entry, rating in zip(team, new, strict=True):
+                    ratings[entry] = rating
+        history.append((played, mus()))
+    entries = {u: [e for t in ts for e in t] for u, ts in units.items()}
     final = {
-        spec: (mean([ratings[e].mu for e in es]), mean([ratings[e].sigma for e in es]))
-        for spec, es in specs.items()
+        unit: (mean([ratings[e].mu for e in es]), mean([ratings[e].sigma for e in es]))
+        for unit, es in entries.items()
     }
     return final, history
 
@@ -193,34 +241,35 @@ def better(run: ArenaRun) -> int:
     return -1 if run.config.rules.shape.lowest_wins else 1
 
 
-def _match_credits(run: ArenaRun) -> tuple[list[float], int]:
-    """Wins by entry (ties split) and matches per entry, over every rotation."""
+def _match_credits(run: ArenaRun) -> tuple[dict[Team, float], int]:
+    """Wins by team (ties split) and matches per team, over every rotation."""
     config = run.config
-    players = config.players
+    teams = config.teams
     size = config.rules.match_deals
     groups = len(run.sets) // size
-    credits = [0.0] * players
+    credits = dict.fromkeys(teams, 0.0)
     for group in range(groups):
         sets = run.sets[group * size : (group + 1) * size]
-        for rotation in range(players):
-            totals = [
-                sum(s.games[rotation].plays[e].points_tenths for s in sets) for e in range(players)
-            ]
-            best = max(totals) if better(run) > 0 else min(totals)
-            winners = [e for e in range(players) if totals[e] == best]
-            for e in winners:
-                credits[e] += 1.0 / len(winners)
-    return credits, groups * players
+        for rotation in range(config.players):
+            totals = {
+                team: sum(_team_tenths(s.games[rotation], team) for s in sets) for team in teams
+            }
+            best = max(totals.values()) if better(run) > 0 else min(totals.values())
+            winners = [team for team in teams if totals[team] == best]
+            for team in winners:
+                credits[team] += 1.0 / len(winners)
+    return credits, groups * config.players
 
 
 def summarize(run: ArenaRun) -> ArenaSummary:
     """Turn the games of a run into the per-spec figures described in this module's docstring."""
     config = run.config
-    specs = _specs(config.seats)
-    final, history = _ratings(run, specs)
+    units = _units(config)
+    final, history = _ratings(run, units)
     credits, matches_each = _match_credits(run)
     bots = []
-    for spec, entries in specs.items():
+    for spec, teams in units.items():
+        entries = tuple(e for team in teams for e in team)
         mine = set(entries)
         set_means: list[float] = []
         edges: list[float] = []
@@ -234,18 +283,15 @@ def summarize(run: ArenaRun) -> ArenaSummary:
             own: list[float] = []
             others: list[float] = []
             for game in result.games:
+                for team in config.teams:
+                    (own if team in teams else others).append(_team_tenths(game, team) / 10)
                 for play in game.plays:
-                    value = play.points_tenths / 10
-                    if play.entry in mine:
-                        own.append(value)
-                        if play.call is not None:
-                            kept = bool(play.made)
-                            calls[play.call].append((play.tricks, kept))
-                            made += kept
-                            over += play.call - play.tricks
-                            committed += 1
-                    else:
-                        others.append(value)
+                    if play.entry in mine and play.call is not None:
+                        kept = bool(play.made)
+                        calls[play.call].append((play.tricks, kept))
+                        made += kept
+                        over += play.call - play.tricks
+                        committed += 1
                 claims += sum(game.claims[e] for e in entries)
             points.extend(own)
             set_means.append(mean(own))
@@ -270,7 +316,7 @@ def summarize(run: ArenaRun) -> ArenaSummary:
             )
             for call, rows in sorted(calls.items())
         ]
-        matches = matches_each * len(entries)
+        matches = matches_each * len(teams)
         bots.append(
             BotStats(
                 spec=spec,
@@ -279,7 +325,7 @@ def summarize(run: ArenaRun) -> ArenaSummary:
                 points=mean_ci(set_means),
                 edge=mean_ci(edges) if edges else None,
                 matches=matches,
-                match_share=(sum(credits[e] for e in entries) / matches) if matches else None,
+                match_share=(sum(credits[t] for t in teams) / matches) if matches else None,
                 made_rate=made / committed if committed else None,
                 mean_call_minus_tricks=over / committed if committed else None,
                 calibration=calibration,

@@ -431,12 +431,13 @@ def _print_arena(console: Console, summary: ArenaSummary) -> None:
         f"{config.deals} deals × {config.players} rotations = {config.deals * config.players} "
         f"games, seed {config.seed}, {run.workers} worker(s) ({run.backend}), {run.wall_s:.1f} s"
     )
+    unit = "Side" if summary.by_side else "Bot"
     table = Table(title="Arena (± is a 95% interval over deal sets)", box=box.SIMPLE_HEAD)
-    for heading in ("Bot", "Points/deal", "Edge", "Won", "Made", "Call−won", "Rating"):
-        table.add_column(heading, justify="left" if heading == "Bot" else "right")
+    for heading in (unit, "Points/deal", "Edge", "Won", "Made", "Call−won", "Rating"):
+        table.add_column(heading, justify="left" if heading == unit else "right")
     timing = Table(title="Decisions (times in ms)", box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0))
     for heading in (
-        "Bot",
+        unit,
         "Count",
         "p50",
         "p99",
@@ -446,7 +447,7 @@ def _print_arena(console: Console, summary: ArenaSummary) -> None:
         "Fallbacks",
         "Misdeals",
     ):
-        if heading == "Bot":
+        if heading == unit:
             timing.add_column(heading)
         else:  # headings whole, the bot spec cut short on a narrow terminal
             timing.add_column(heading, justify="right", min_width=len(heading))
@@ -490,9 +491,17 @@ def _print_arena(console: Console, summary: ArenaSummary) -> None:
         calibration.add_row(str(call), *cells)
     console.print(calibration)
     countdown = config.rules.shape.lowest_wins
-    par = f"{1 / config.players:.0%}"
+    par = f"{summary.par:.0%}"
     console.print(
         (
+            "Partnership game: a row is a side (lineup entries "
+            + ", ".join("+".join(f"#{e}" for e in team) for team in config.teams)
+            + ", partners in every rotation), whose partners share one score; its edge is "
+            "against the other sides. "
+            if summary.by_side
+            else ""
+        )
+        + (
             "Countdown game: fewer points are better, and Edge, Won and Rating count them so "
             "(a positive edge is a bot that loses points faster than the others). "
             if countdown
