@@ -44,6 +44,9 @@ ALL_PRESETS = [
     "snarples",
     "donut",
     "horsethief",
+    "spades",
+    "oh-hell",
+    "judgement",
 ]
 
 

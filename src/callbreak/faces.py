@@ -439,6 +439,8 @@ def face_tables() -> dict[str, Any]:
                 "summary": list(game.face.summary),
                 "scoring": game.face.scoring,
                 "stock": game.face.stock,
+                "partnerships": [list(side) for side in game.partnerships],
+                "hand_size_varies": game.schedule is not None,
             }
             for name, game in GAMES.items()
         },

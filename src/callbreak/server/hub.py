@@ -71,9 +71,19 @@ def bot_spec_for(level: str) -> str:
 
 
 def level_plays(level: str, game: str) -> bool:
-    """Whether the bots of ``level`` play ``game`` (a ``Rules.game``)."""
+    """Whether the bots of ``level`` play ``game`` (a ``Rules.game``).
+
+    A bot of ``BOT_POLICIES`` also needs Call Break's deal as its search models it: every
+    seat for itself and the whole deck dealt.  Spades' sides and Oh Hell's shrinking hands
+    share the call games' policy, but not that deal (the expert's sampler refuses hands that
+    leave cards undealt), so their tables are not promised it.
+    """
     policies = BOT_POLICIES.get(bot_spec_for(level).partition(":")[0])
-    return policies is None or find_game(game).policy in policies
+    if policies is None:
+        return True
+    record = find_game(game)
+    searchable = not record.partnerships and record.schedule is None
+    return record.policy in policies and searchable
 
 
 def game_levels(game: str) -> list[str]:

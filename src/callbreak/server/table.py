@@ -251,6 +251,8 @@ class LiveTable:
             else:
                 observation = match.observation(viewer).to_dict()
                 del observation["rules"]  # sent once in "table", the same for everyone
+            # cards dealt to each seat this deal: public, and news where it changes deal by deal
+            observation["hand_size"] = match.deal.hand_size
         result = None
         if match.over:
             result = {

@@ -258,6 +258,11 @@ class TableView {
     return this.faces.games[game] || FALLBACK_FACES.games.callbreak;
   }
 
+  /** The index of the side ``seat`` plays on (the game's partnerships), or -1 in a game without. */
+  sideOf(seat) {
+    return (this.gameInfo().partnerships || []).findIndex((side) => side.includes(seat));
+  }
+
   /** Seats in play order from ``leader`` among those playing this deal. */
   trickSeats(obs, leader, count) {
     const n = this.state.table.seats.length;
@@ -335,6 +340,14 @@ class TableView {
     if (obs.dealer === seat) badges.push(el("span.badge.dealer", { title: "dealer", text: "D" }));
     if (obs.declarer === seat && obs.contract !== null) badges.push(el("span.badge.declarer", { title: "declarer", text: `bid ${obs.contract}` }));
     if (obs.partner === seat && obs.partner !== obs.declarer) badges.push(el("span.badge.partner", { text: "partner" }));
+    const side = this.sideOf(seat);
+    if (side >= 0) {
+      const mates = this.gameInfo().partnerships[side].map((s) => this.name(s)).join(" & ");
+      const mine = side === this.sideOf(state.you.seat ?? -1);
+      if (mine && seat !== state.you.seat) badges.push(el("span.badge.partner", { text: "partner" }));
+      badges.push(el(`span.badge.team.team-${side}`, { title: `one side: ${mates}`, text: `side ${"ABCDEFGH"[side]}` }));
+      classes.push(`team-${side}`);
+    }
     if (out) badges.push(el("span.badge.muted-badge", { text: "out of the game" }));
     else if (dropped) badges.push(el("span.badge.muted-badge", { text: "dropped" }));
     if (info.kind === "bot") badges.push(el("span.badge", { text: "bot" }));
@@ -345,7 +358,7 @@ class TableView {
       const value = this.stat(obs, seat, key);
       return el("span", { class: `stat ${key}`, text: `${this.statLabel(key)} ${value ?? "–"}` });
     });
-    return el(`div.${classes.join(".")}`, { "data-seat": seat, style: `left:${spot.x}%;top:${spot.y}%` },
+    return el(`div.${classes.join(".")}`, { "data-seat": seat, "data-side": side >= 0 ? side : null, style: `left:${spot.x}%;top:${spot.y}%` },
       el("div.seat-name", {}, this.name(seat), seat === state.you.seat ? el("span.you", { text: " (you)" }) : null),
       el("div.seat-stats", {}, stats),
       el("div.badges", {}, badges));
@@ -357,6 +370,7 @@ class TableView {
     if (obs.trump) bits.push(el("span.info.trump", { "data-trump": obs.trump }, `Trump ${SUIT_SYMBOL[obs.trump] || ""} ${SUIT_NAME[obs.trump] || obs.trump}`));
     else if (obs.phase === "play") bits.push(el("span.info.trump", { text: "No trump" }));
     if (obs.reversed_ranks) bits.push(el("span.info", { text: "ranks reversed: 2 high, A low" }));
+    if (this.gameInfo().hand_size_varies && obs.hand_size) bits.push(el("span.info.hand-size", { text: `${obs.hand_size} card${obs.hand_size === 1 ? "" : "s"} each this deal` }));
     if (obs.contract !== null && obs.declarer !== null) bits.push(el("span.info.contract", { text: `${this.name(obs.declarer)} bid ${obs.contract}` }));
     if (obs.partner_card) {
       bits.push(el("span.info.partner-card", {}, `Partner card ${cardLabel(obs.partner_card)}`,
