@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from callbreak import Rules
 from callbreak.arena import ArenaConfig, ArenaError, ArenaRun, lineup, run_arena, summarize
 from callbreak.arena.play import check_sides, entry_sides, seat_of
+from callbreak.arena.pool import PoolConfig
 from callbreak.arena.report import render_html
 from callbreak.arena.stats import mean, mean_ci
 from callbreak.cli.main import app
@@ -95,6 +96,11 @@ def test_the_summary_is_by_side_with_an_edge_and_interval_each(spades_run: Arena
     page = render_html(summary)
     assert "<th>side</th>" in page and "#0 heuristic and #2 random" in page
     assert "50%\nis par" in page
+
+
+def test_a_pool_is_refused_in_a_partnership_game() -> None:
+    with pytest.raises(ArenaError, match="played by sides of partners"):
+        PoolConfig(SPADES, "heuristic", ("random",), deals=1)
 
 
 def test_a_free_for_all_stays_by_bot() -> None:

@@ -137,6 +137,12 @@ class PoolConfig:
             raise ArenaError(f"play at least one deal, not {self.deals}")
         if not self.pool:
             raise ArenaError("the pool is empty")
+        if self.rules.shape.partnerships:
+            # the candidate's partner would be one of the mix, and its edge half the mix's own
+            raise ArenaError(
+                f"--pool measures one seat against the others, but {self.rules.title} is played "
+                "by sides of partners: measure sides with --seat (one per side)"
+            )
         mix_mode(len(self.pool), self.mode)  # an unknown mode is an error here
 
     @property
