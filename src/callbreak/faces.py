@@ -5,8 +5,9 @@ game by name.  They ask this module what the person is choosing now (cards
 from the hand, a word, a number, a suit), which words answer it and by which
 key, what to tell the table when a seat acts, what each seat's status line
 shows and how a finished deal is summed up.  A new game made of known phases
-plays on every face with no change here; a new phase needs one entry in
-``PHASES``; what a game's seats show is its record's ``face`` (``callbreak.games``).
+plays on every face with no change here; a new phase's words are one entry in
+``engine/words.py`` (and a fact in ``PROMPT_FACTS`` if its question names a new
+one); what a game's seats show is its record's ``face`` (``callbreak.games``).
 
 How a person answers differs by face (keys, clicks, typed words), so each
 phase carries one hint per face; everything else is said once.
@@ -34,11 +35,22 @@ from callbreak.decks import DECKS, REVERSED, STANDARD, Deck
 from callbreak.engine import Action, Observation, TrickView
 from callbreak.engine.deal import misdeal_reason
 from callbreak.engine.tricks import trick_winner_offset
+from callbreak.engine.words import (
+    CARD,
+    LEGAL,
+    NUMBER,
+    PHASE_WORDS,
+    SUIT,
+    WORD,
+    PhaseWords,
+    Word,
+    phase_words,
+)
 from callbreak.games import GAMES, Face, find_game
 from callbreak.points import Points
 from callbreak.rules import Rules
 
-CARD_PHASES = frozenset({"play", "discard", "exchange"})
+CARD_PHASES = frozenset(name for name, said in PHASE_WORDS.items() if said.control == "cards")
 """Phases in which the person picks cards from its own hand."""
 
 
@@ -112,50 +124,75 @@ def seat_places(players: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[i
 
 # ------------------------------------------------------------------------ phases
 Choices = Callable[[Observation], list[tuple[str, Any]]]
-Tell = Callable[[Observation, Action, bool], str]
-
-
-@dataclass(frozen=True)
-class Word:
-    """An answer that is a word, not a card or a number: its label, its action, its key."""
-
-    label: str
-    action: Any
-    key: str
 
 
 @dataclass(frozen=True)
 class PhaseFace:
-    """How one phase asks, answers and is told, on every face."""
+    """How one phase asks, answers and is told, on every face: its words
+    (``engine/words.py``) read against the person's view."""
 
-    verb: str
-    """What a seat does in this phase, for "waiting for East to …" and "your turn to …"."""
-    prompt: Callable[[Observation], str]
-    """The question put to the person on its turn, from what its seat knows."""
-    control: str = "buttons"
-    """How the browser answers: ``buttons`` (the legal actions), ``cards`` (click the hand,
-    plus any word) or ``picker`` (a long list of cards grouped by suit)."""
-    words: tuple[Word, ...] = ()
-    """The answers that are words; each face shows their labels and takes their keys."""
-    choices: Choices | None = None
-    """Answers that are neither words nor cards from the hand (numbers, suits, a partner card)."""
-    typed_number: bool = False
-    """A number may be typed (calls, bids)."""
-    typed_card: bool = False
-    """A card may be typed by rank and suit (a card not in the hand too: the partner card)."""
-    tell: Tell = lambda view, action, mine: ""
-    """What the seat did, after its name ("bids 8"); ``mine`` when the person did it."""
-    pause: bool = True
-    """Whether a bot's action here is shown for a moment before play goes on."""
-    keys_hint: str = ""
-    """The terminal's status line on the person's turn: which keys answer."""
-    click_hint: str = ""
-    """The browser's prompt on the person's turn: what to click."""
+    said: PhaseWords
+    """The phase's words: its verb, question, answers, hints, how it is told."""
+
+    @property
+    def verb(self) -> str:
+        """What a seat does in this phase, for "waiting for East to …" and "your turn to …"."""
+        return self.said.verb
+
+    @property
+    def words(self) -> tuple[Word, ...]:
+        return self.said.words
+
+    @property
+    def control(self) -> str:
+        return self.said.control
+
+    @property
+    def typed_number(self) -> bool:
+        return self.said.typed_number
+
+    @property
+    def typed_card(self) -> bool:
+        return self.said.typed_card
+
+    @property
+    def pause(self) -> bool:
+        return self.said.pause
+
+    @property
+    def keys_hint(self) -> str:
+        return self.said.keys_hint
+
+    @property
+    def click_hint(self) -> str:
+        return self.said.click_hint
+
+    @property
+    def choices(self) -> Choices | None:
+        """Answers that are neither words nor cards from the hand (numbers, suits, a partner
+        card), or None where there are none."""
+        return _CHOICES[self.said.answers] if self.said.listed else None
 
     @property
     def keys(self) -> dict[str, Any]:
         """Letters that answer at once (``y`` → True); a face uses one only when it is legal."""
         return {word.key: word.action for word in self.words}
+
+    def prompt(self, view: Observation) -> str:
+        """The question put to the person on its turn, with the facts of its view it names."""
+        return self.said.question.format_map(_Facts(view))
+
+    def tell(self, view: Observation, action: Action, mine: bool) -> str:
+        """What the seat did, after its name ("bids 8"); ``mine`` when the person did it.
+        A card another seat lays face down is told as "a card"."""
+        key = _action_key(action)
+        for word in self.words:
+            if _action_key(word.action) == key:
+                return word.told[0 if mine else 1]
+        template = self.said.told[0 if mine else 1]
+        if self.said.secret and not mine:
+            return template.format(action="a card")
+        return template.format(action=_TOLD[self.said.answers](view, action))
 
     def options(self, view: Observation) -> list[tuple[str, Any]]:
         """The choice bar's (label, action) pairs in legal order; cards in the hand are not here."""
@@ -182,12 +219,13 @@ class PhaseFace:
     def table(self) -> dict[str, Any]:
         """This phase as JSON-ready data for the web page."""
         labels = {_action_key(word.action): word.label for word in self.words}
-        if self.verb == "name trump":
+        if self.said.answers == SUIT:
             labels.update(SUIT_LABELS)
         return {
             "verb": self.verb,
             "prompt": self.click_hint,
             "control": self.control,
+            "answers": self.said.answers,
             "labels": labels,
         }
 
@@ -214,28 +252,51 @@ SUIT_LABELS: dict[str, str] = {
 """Trump choices as people read them (the Rook deck's four colours too)."""
 
 
-def _misdeal_prompt(view: Observation) -> str:
-    reason = misdeal_reason(view.rules, view.hand_mask) or "a weak hand"
-    return f"Misdeal? Your hand has {reason}:"
+def _misdeal_reason(view: Observation) -> str:
+    return misdeal_reason(view.rules, view.hand_mask) or "a weak hand"
 
 
-def _declare_prompt(view: Observation) -> str:
+def _voids(view: Observation) -> str:
     deck = deck_of(view)
     held = {card[-1] for card in view.hand}
-    voids = [deck.suit_names[i] for i, suit in enumerate(deck.suits) if suit not in held]
-    return f"Declare your void suits ({', '.join(voids)}) to the table?"
+    return ", ".join(deck.suit_names[i] for i, suit in enumerate(deck.suits) if suit not in held)
 
 
-def _call_prompt(view: Observation) -> str:
-    return f"Your call ({view.rules.min_call}–{view.rules.max_call}):"
+def _call_range(view: Observation) -> str:
+    return f"{view.rules.min_call}–{view.rules.max_call}"
 
 
-def _auction_prompt(view: Observation) -> str:
+def _bid_range(view: Observation) -> str:
     bids = [a for a in view.legal if a != "pass"]
     if not bids:
-        return "Your bid (none left but pass):"
+        return "none left but pass"
     step = f" in steps of {view.rules.bid_step}" if view.rules.bid_step > 1 else ""
-    return f"Your bid ({bids[0]}–{bids[-1]}{step}):"
+    return f"{bids[0]}–{bids[-1]}{step}"
+
+
+def _laid(view: Observation) -> str:
+    return str(len(view.discards or ()) + 1)
+
+
+PROMPT_FACTS: dict[str, Callable[[Observation], str]] = {
+    "reason": _misdeal_reason,
+    "voids": _voids,
+    "calls": _call_range,
+    "bids": _bid_range,
+    "laid": _laid,
+}
+"""The facts of the person's view a phase's question may name in braces (``{calls}``)."""
+
+
+class _Facts(dict[str, str]):
+    """A question's facts, each worked out from the view only when the question names it."""
+
+    def __init__(self, view: Observation) -> None:
+        super().__init__()
+        self.view = view
+
+    def __missing__(self, key: str) -> str:
+        return PROMPT_FACTS[key](self.view)
 
 
 def _numbers(view: Observation) -> list[tuple[str, Any]]:
@@ -251,161 +312,35 @@ def _partner_choices(view: Observation) -> list[tuple[str, Any]]:
     return [(face(str(card)), card) for card in view.legal]
 
 
-def _tell_trump(view: Observation, action: Action, mine: bool) -> str:
-    return f"{'name' if mine else 'names'} trump: {suit_label(deck_of(view), str(action))}"
+def _legal_choices(view: Observation) -> list[tuple[str, Any]]:
+    return [(str(a), a) for a in view.legal]
 
 
-def _tell_words(verbs: dict[Any, tuple[str, str]]) -> Tell:
-    """Tell a word answer by its (mine, theirs) verb."""
-    return lambda view, action, mine: verbs[action][0 if mine else 1]
-
-
-def _tell_card(verb: tuple[str, str], secret: bool) -> Tell:
-    """A card action told by name, or — when the card goes face down — only to its owner."""
-
-    def tell(view: Observation, action: Action, mine: bool) -> str:
-        if action == "done":
-            return "keep the rest" if mine else "is done exchanging"
-        if secret and not mine:
-            return f"{verb[1]} a card"
-        return f"{verb[0] if mine else verb[1]} {face(str(action))}"
-
-    return tell
-
-
-def _yes_no(yes: str, no: str) -> tuple[Word, Word]:
-    """The two words of a yes/no phase, answered by y and n."""
-    return Word(yes, True, "y"), Word(no, False, "n")
-
-
-PHASES: dict[str, PhaseFace] = {
-    "misdeal": PhaseFace(
-        verb="decide on a redeal",
-        prompt=_misdeal_prompt,
-        words=_yes_no("Claim a redeal", "Play on"),
-        tell=_tell_words(
-            {True: ("claim a misdeal", "claims a misdeal"), False: ("play on", "plays on")}
-        ),
-        keys_hint="Your hand qualifies for a misdeal: y claims a redeal, n plays on",
-        click_hint="Your hand qualifies for a redeal. Show it and redeal?",
-    ),
-    "declare": PhaseFace(
-        verb="declare voids",
-        prompt=_declare_prompt,
-        words=_yes_no("Declare", "Keep quiet"),
-        tell=_tell_words(
-            {
-                True: ("declare a void", "declares a void"),
-                False: ("declare nothing", "declares nothing"),
-            }
-        ),
-        pause=False,
-        keys_hint="You hold a void: y declares it to the table, n keeps it quiet",
-        click_hint="Declare your void suits to the table?",
-    ),
-    "call": PhaseFace(
-        verb="call",
-        prompt=_call_prompt,
-        choices=_numbers,
-        typed_number=True,
-        tell=lambda view, a, mine: f"{'call' if mine else 'calls'} {a}",
-        keys_hint="Your call: ← → and Enter, type the number, or click it",
-        click_hint="Your call:",
-    ),
-    "auction": PhaseFace(
-        verb="bid",
-        prompt=_auction_prompt,
-        words=(Word("Pass", "pass", "x"),),
-        choices=_numbers,
-        typed_number=True,
-        tell=lambda view, a, mine: (
-            ("pass" if mine else "passes") if a == "pass" else f"{'bid' if mine else 'bids'} {a}"
-        ),
-        keys_hint="Your bid: ← → and Enter, type the number, x passes",
-        click_hint="Your bid (a pass is final):",
-    ),
-    "trump": PhaseFace(
-        verb="name trump",
-        prompt=lambda view: "Name trump:",
-        choices=_trump_choices,
-        tell=_tell_trump,
-        keys_hint="Name trump: its letter, or ← → and Enter",
-        click_hint="Name trump:",
-    ),
-    "drop": PhaseFace(
-        verb="play or sit out",
-        prompt=lambda view: "Play this deal?",
-        words=(Word("Play", "in", "y"), Word("Sit out", "out", "n")),
-        tell=_tell_words({"in": ("play", "plays"), "out": ("sit out", "sits out")}),
-        keys_hint="Play this deal: y plays, n sits it out",
-        click_hint="Play this deal, or sit it out?",
-    ),
-    "settle": PhaseFace(
-        verb="take or give",
-        prompt=lambda view: "Everyone else sat out:",
-        words=(Word("Take −5", "take", "t"), Word("Give +5 to the others", "give", "g")),
-        tell=_tell_words(
-            {
-                "take": ("take −5", "takes −5"),
-                "give": ("give +5 to every other seat", "gives +5 to every other seat"),
-            }
-        ),
-        keys_hint="Everyone else sat out: t takes −5 yourself, g gives +5 to every other seat",
-        click_hint="Everyone else sat out: take 5 off your own score, or give 5 to every other?",
-    ),
-    "exchange": PhaseFace(
-        verb="exchange",
-        prompt=lambda view: "Throw cards to exchange, then done:",
-        control="cards",
-        words=(Word("Done", "done", "x"),),
-        typed_card=True,
-        tell=_tell_card(("throw", "throws"), secret=True),
-        pause=False,
-        keys_hint="Exchange: Enter throws the card under the cursor (type it too); x when done",
-        click_hint="Throw away cards one at a time (click them), then Done: you draw as many.",
-    ),
-    "discard": PhaseFace(
-        verb="lay cards away",
-        prompt=lambda view: f"Lay a card away ({len(view.discards or ()) + 1} of 5):",
-        control="cards",
-        typed_card=True,
-        tell=_tell_card(("lay away", "lays away"), secret=True),
-        pause=False,
-        keys_hint="The nest is yours: Enter lays the card under the cursor away (or type it)",
-        click_hint="You took the nest: discard five cards (click them one at a time).",
-    ),
-    "partner": PhaseFace(
-        verb="call a partner",
-        prompt=lambda view: "Call your partner's card:",
-        control="picker",
-        choices=_partner_choices,
-        typed_card=True,
-        tell=lambda view, a, mine: f"{'call' if mine else 'calls'} the {face(str(a))} as partner",
-        keys_hint="Call a partner card: type it (1g, 14r) or ← → and Enter; one you hold: alone",
-        click_hint="Call the partner card (a card you hold means you play alone):",
-    ),
-    "play": PhaseFace(
-        verb="play",
-        prompt=lambda view: "Your card:",
-        control="cards",
-        typed_card=True,
-        tell=_tell_card(("play", "plays"), secret=False),
-        keys_hint="Your turn: ← → and Enter, type a card (as, td), or click one",
-        click_hint="Your turn: play one of the raised cards.",
-    ),
+_CHOICES: dict[str, Choices] = {
+    WORD: _none,
+    NUMBER: _numbers,
+    SUIT: _trump_choices,
+    CARD: _partner_choices,
+    LEGAL: _legal_choices,
 }
+"""The choice bar of a phase whose actions are listed, by what its actions are."""
+
+_TOLD: dict[str, Callable[[Observation, Action], str]] = {
+    WORD: lambda view, action: str(action),
+    NUMBER: lambda view, action: str(action),
+    SUIT: lambda view, action: suit_label(deck_of(view), str(action)),
+    CARD: lambda view, action: face(str(action)),
+    LEGAL: lambda view, action: str(action),
+}
+"""An action as a told line names it, by what the phase's actions are."""
+
+PHASES: dict[str, PhaseFace] = {name: PhaseFace(said) for name, said in PHASE_WORDS.items()}
 """Every phase of the family, as every face shows it."""
 
 
 def phase_face(phase: str) -> PhaseFace:
     """The description of ``phase``; an unknown phase answers by its legal actions alone."""
-    return PHASES.get(phase) or PhaseFace(
-        verb=phase,
-        prompt=lambda view: f"{phase}:",
-        choices=lambda view: [(str(a), a) for a in view.legal],
-        keys_hint=f"{phase}: ← → and Enter",
-        click_hint=f"Your turn ({phase}):",
-    )
+    return PHASES.get(phase) or PhaseFace(phase_words(phase))
 
 
 # ------------------------------------------------------------------------ games

@@ -16,6 +16,7 @@ from callbreak.bots import Bot
 from callbreak.cli.common import fmt_points, styled_card, styled_cards
 from callbreak.decks import DECKS
 from callbreak.engine import IllegalAction, Match, Observation
+from callbreak.engine.words import SUIT
 from callbreak.faces import (
     COLUMN_LABELS,
     deal_result,
@@ -117,8 +118,9 @@ class TerminalGame:
             except IllegalAction as error:
                 self.console.print(f"[red]{error}[/]")
                 continue
-            if obs.phase in ("play", "partner"):
-                told = phase_face(obs.phase).tell(obs, str(action).upper(), True)
+            described = phase_face(obs.phase)
+            if described.said.echoed:
+                told = described.tell(obs, str(action).upper(), True)
                 self.console.print(f"  You {told}")
             return
 
@@ -145,22 +147,22 @@ class TerminalGame:
 
     def _prompt(self, obs: Observation) -> str:
         """The phase's question (from the shared description), after what the person needs."""
-        phase = obs.phase
-        if phase != "play" and phase not in ("declare", "settle"):
+        described = phase_face(obs.phase)
+        if described.said.shows_hand:
             self.console.print(f"Your hand: {self._hand_by_suit(obs)}{self._trump_text(obs)}")
-        if phase == "call":
+        recap = described.said.recap
+        if recap == "calls":
             made = [f"{self.names[s]} {c}" for s, c in enumerate(obs.calls) if c is not None]
             if made:
                 self.console.print("Calls so far: " + ", ".join(made))
-        elif phase == "auction":
+        elif recap == "bids":
             bids = [f"{self.names[s]} {b}" for s, b in obs.bids]
             if bids:
                 self.console.print("Bids so far: " + ", ".join(bids))
-        elif phase == "discard" and not obs.discards:
+        elif recap == "nest" and not obs.discards:
             self.console.print(f"You take the nest: {styled_cards(list(obs.nest or ()))}")
-        described = phase_face(phase)
         words = "/".join(word.key for word in described.words if word.action in obs.legal)
-        if phase == "trump":
+        if described.said.answers == SUIT:
             words = " ".join(str(a) for a in obs.legal)
         return described.prompt(obs).rstrip(":?") + (f" [{words}]" if words else "") + ": "
 

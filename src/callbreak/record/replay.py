@@ -30,6 +30,7 @@ from callbreak.engine.deal import OVER, PLAY, VOID, Deal, dealing_of
 from callbreak.engine.errors import IllegalAction
 from callbreak.engine.match import DealerDraw, Match
 from callbreak.engine.phases import Play
+from callbreak.engine.words import phase_words
 from callbreak.points import Points
 from callbreak.record.format import RecordError, check_format, deal_context, upgrade
 from callbreak.rules import Rules
@@ -90,20 +91,6 @@ class _DeckFeed:
         return self.decks[index]
 
 
-_WAITING = {
-    "misdeal": "is to decide whether to claim a misdeal",
-    "call": "is to call",
-    "declare": "is to decide whether to declare its void suits",
-    "auction": "is to bid or pass",
-    "discard": "is to lay a card away from its hand and the nest",
-    "trump": "is to name trump",
-    "partner": "is to call the partner card",
-    "drop": "is to say whether it plays (in or out)",
-    "settle": "is to take or give",
-    "exchange": "is to exchange a card or say done",
-}
-"""What the seat to act is doing, by phase, for error messages."""
-
 _FIRST_LEADER = {
     "after_dealer": "the seat after the dealer leads the first trick",
     "declarer": "the declarer leads the first trick",
@@ -118,32 +105,15 @@ def _state(deal: Deal) -> str:
         return f"the deal is void ({deal.void_reason})"
     if phase == OVER:
         return "the deal is over (all tricks played)"
-    if phase == PLAY:
-        return f"seat {seat} is to play to trick {len(deal.history) + 1}"
-    if phase in _WAITING:
-        return f"seat {seat} {_WAITING[phase]}"
+    waiting = phase_words(phase).waiting
+    if waiting:
+        return f"seat {seat} {waiting.format(trick=len(deal.history) + 1)}"
     return f"the deal is in phase {phase!r} with seat {seat} to act"
 
 
 def _what(phase: str, action: Any) -> str:
     """A recorded action in words, for error messages."""
-    if phase == "call":
-        return f"a call of {action!r}"
-    if phase == "auction":
-        return "a pass" if action == "pass" else f"a bid of {action!r}"
-    if phase == "misdeal":
-        return "a misdeal decision"
-    if phase == "declare":
-        return "a void declaration"
-    if phase == "discard":
-        return f"a discard ({action})"
-    if phase == "trump":
-        return f"trump {action}"
-    if phase == "partner":
-        return f"a partner card ({action})"
-    if phase == "play":
-        return f"a card ({action})"
-    return f"a {phase} decision ({action})"
+    return phase_words(phase).logged_action(action)
 
 
 def _show(value: Any) -> str:

@@ -8,6 +8,7 @@ from typing import Any
 
 from callbreak.decks import DECKS
 from callbreak.engine import Observation
+from callbreak.engine.words import PHASE_WORDS
 from callbreak.faces import (
     CARD_PHASES,
     deck_of,
@@ -22,8 +23,8 @@ KEYS_HELP: tuple[tuple[str, str], ...] = (
     ("Enter", "play the card under the cursor (or make the call)"),
     ("as, td, 10h", "type a card: rank then suit (t or 10 is the ten, 1 also the ace)"),
     ("s h d c", "on their own: jump to that suit"),
-    ("1–13", "type your call, then Enter"),
-    ("y / n", "claim a misdeal (or declare voids) / play on"),
+    *PHASE_WORDS["call"].keys,
+    *PHASE_WORDS["misdeal"].keys,
     ("mouse", "click a card, a call, a button, or a key below"),
     ("i", "hint: the expert's choice and why"),
     ("l", "the last trick"),
@@ -38,8 +39,9 @@ KEYS_HELP: tuple[tuple[str, str], ...] = (
 
 
 def keys_help(rules: Any) -> list[tuple[str, str]]:
-    """The keys of the game in force: the common ones, then those of the phases it has."""
-    phases = set(rules.shape.phase_names)
+    """The keys of the game in force: the common ones, then those of the phases it has (their
+    words, ``engine/words.py``, in the order listed there; a line two phases share shows once)."""
+    phases = [said for name, said in PHASE_WORDS.items() if name in rules.shape.phase_names]
     rook = DECKS[rules.shape.deck].has_rook
     keys = list(KEYS_HELP[:2])
     if rook:
@@ -47,24 +49,10 @@ def keys_help(rules: Any) -> list[tuple[str, str]]:
         keys.append(("r y g b", "on their own: jump to that colour (or name it trump)"))
     else:
         keys.append(KEYS_HELP[2])
-        suits = "on their own: jump to that suit"
-        keys.append(("s h d c", suits + (" (or name it trump)" if "trump" in phases else "")))
-    if "call" in phases:
-        keys.append(KEYS_HELP[4])
-    if "auction" in phases:
-        keys.append(("0–9, x", "type your bid, then Enter; x passes"))
-    if "misdeal" in phases or "declare" in phases:
-        keys.append(KEYS_HELP[5])
-    if "drop" in phases:
-        keys.append(("y / n", "play this deal / sit it out"))
-    if "settle" in phases:
-        keys.append(("t / g", "take −5 yourself / give +5 to every other seat"))
-    if "exchange" in phases:
-        keys.append(("x", "done exchanging (Enter throws the card under the cursor)"))
-    if "discard" in phases:
-        keys.append(("Enter", "after taking the nest: lay the card under the cursor away"))
-    if "partner" in phases:
-        keys.append(("1g, 14r", "type the partner card you call, or ← → and Enter"))
+        suits = "on their own: jump to that suit" + "".join(said.suit_keys for said in phases)
+        keys.append(("s h d c", suits))
+    for said in phases:
+        keys += [line for line in said.keys if line not in keys]
     keys += KEYS_HELP[6:]
     if reviewable(rules):
         keys.insert(-3, ("r", "on a deal's result: the solver's review of your cards and call"))

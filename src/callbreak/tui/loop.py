@@ -194,7 +194,7 @@ class TableLoop(TableState):
     def _describe(self, name: str, view: Observation, action: Action) -> str:
         """One line on what a seat just did, from what everyone saw ("You play", "East plays").
 
-        The phase's own words (``phases.PHASES``) tell it; a card a bot lays face
+        The phase's own words (``engine/words.py``) tell it; a card a bot lays face
         down is told as "a card", never by name.
         """
         mine = name == "You"

@@ -23,6 +23,7 @@ from rich.text import Text
 
 from callbreak.decks import DECKS, STANDARD, Deck
 from callbreak.engine import TrickView
+from callbreak.engine.words import phase_words
 from callbreak.faces import (
     COLUMN_LABELS,
     DealResult,
@@ -430,22 +431,6 @@ def rules_summary(rules: Rules) -> str:
     return " ".join(parts)
 
 
-_PHASE_WORDS = {
-    "misdeal": "a misdeal may be claimed",
-    "call": "everyone calls",
-    "declare": "voids may be declared",
-    "auction": "an auction (a pass is final)",
-    "discard": "the bidder takes the nest and lays five cards away",
-    "trump": "trump is named",
-    "partner": "the bidder calls a partner card",
-    "drop": "each seat plays or sits out",
-    "settle": "a bidder left alone takes −5 or gives +5",
-    "exchange": "the seats still in exchange cards with the stock",
-    "play": "the tricks are played",
-}
-"""How each phase reads in the help's one-line order of a deal."""
-
-
 def family_summary(rules: Rules) -> str:
     """A game of the family in a few sentences, from its shape and phases (not per game)."""
     shape = rules.shape
@@ -453,7 +438,7 @@ def family_summary(rules: Rules) -> str:
     low, high = shape.seats
     seats = f"{rules.players} players" + (f" (this game: {low}–{high})" if low != high else "")
     parts = [f"{rules.title}: {seats}, {shape.hand_size} cards each from {deck}."]
-    steps = [_PHASE_WORDS.get(p.name, p.name) for p in rules.shape.phases]
+    steps = [phase_words(p.name).step for p in rules.shape.phases]
     parts.append("Each deal: " + ", then ".join(steps) + ".")
     if shape.trump >= 0:
         parts.append("Spades are always trump.")

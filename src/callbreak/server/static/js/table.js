@@ -416,7 +416,7 @@ class TableView {
     };
     if (typeof value === "number") attrs["data-call"] = value;
     if (typeof value === "boolean") attrs["data-answer"] = key;
-    const primary = value === true || phase === "trump";
+    const primary = value === true || this.phaseInfo(phase).answers === "suit";
     return el(`button.act${typeof value === "number" ? ".call" : ""}${primary ? ".primary" : ""}`, attrs);
   }
 
