@@ -49,7 +49,7 @@ class Deck:
     def size(self) -> int:
         return len(self.cards)
 
-    @property
+    @functools.cached_property
     def has_rook(self) -> bool:
         """Whether the deck holds the Rook, the card that joins the trump colour once it is
         named (so the deck in force changes with the trump)."""

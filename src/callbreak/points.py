@@ -49,6 +49,10 @@ class Points:
 
     @classmethod
     def whole(cls, value: int) -> Points:
+        """``value`` whole points.  A Points never changes, so the small ones every deal scores
+        are made once and shared (scoring a five-card deal made one per seat each time)."""
+        if cls is Points and type(value) is int and -_SHARED <= value <= _SHARED:
+            return _WHOLE[value + _SHARED]
         return cls(value * 10)
 
     def __add__(self, other: Points | int) -> Points:
@@ -128,3 +132,8 @@ class Points:
 
     def __format__(self, spec: str) -> str:
         return format(str(self), spec)
+
+
+_SHARED = 200
+_WHOLE = tuple(Points(10 * value) for value in range(-_SHARED, _SHARED + 1))
+"""``Points.whole`` of -200 to 200, made once."""

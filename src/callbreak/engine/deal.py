@@ -149,7 +149,16 @@ def _faces_mask(faces: str) -> int:
 
 @functools.cache
 def _next_table(active: tuple[int, ...], n: int) -> tuple[int, ...]:
-    """For every seat of ``n``, the next active seat after it in turn."""
+    """For every seat of ``n``, the next active seat after it in turn (worked out once per
+    set of seats: every deal of a game with drops asks again after its drop phase)."""
+    key = (active, n)
+    found = _NEXT_TABLES.get(key)
+    if found is None:
+        found = _NEXT_TABLES[key] = _work_out_next(active, n)
+    return found
+
+
+def _work_out_next(active: tuple[int, ...], n: int) -> tuple[int, ...]:
     table = []
     for seat in range(n):
         nxt = (seat + 1) % n
@@ -158,6 +167,9 @@ def _next_table(active: tuple[int, ...], n: int) -> tuple[int, ...]:
         table.append(nxt)
     return tuple(table)
 
+
+_NEXT_TABLES: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
+"""``_next_table``'s answers by (active seats, seat count): at most 2**8 sets of 7 sizes."""
 
 _ROUND = {n: tuple((s + 1) % n for s in range(n)) for n in range(2, 9)}
 """The next seat of every seat when all play."""
@@ -775,9 +787,8 @@ class Deal:
         )
 
     # ------------------------------------------------------ helpers for phases
-    def turn_order(self) -> list[int]:
-        """Active seats from the one after the dealer round to the dealer."""
-        return self._deal_order()
+    turn_order = _deal_order
+    """Active seats from the one after the dealer round to the dealer."""
 
     def next_seat(self, seat: int) -> int:
         return self._next[seat]

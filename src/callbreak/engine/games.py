@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from callbreak.decks import ROOK_NUMBERS, ROOK_SLOT, ROOK_STRIDE
 from callbreak.points import Points
 
 
-@dataclass(frozen=True)
-class Layout:
-    """Where the cards of one deal lie once dealt."""
+class Layout(NamedTuple):
+    """Where the cards of one deal lie once dealt (a named tuple: every deal makes one, and a
+    frozen dataclass took a tenth of a five-card deal's set-up to build)."""
 
     hands: list[int]
     nest: int = 0
@@ -29,9 +30,13 @@ def deal_round(order: Sequence[int], seats: Sequence[int], hand_size: int) -> La
     """One card at a time to ``seats`` (listed from the seat after the dealer) until each
     holds ``hand_size``; the rest of ``order`` is the stock."""
     hands = [0] * (max(seats) + 1 if seats else 0)
-    dealt = len(seats) * hand_size
-    for at, card in enumerate(order[:dealt]):
-        hands[seats[at % len(seats)]] |= 1 << card
+    count = len(seats)
+    dealt = count * hand_size
+    for first, seat in enumerate(seats):  # a seat's cards are every count-th from its first
+        mask = 0
+        for card in order[first:dealt:count]:
+            mask |= 1 << card
+        hands[seat] |= mask
     return Layout(hands, stock=tuple(order[dealt:]))
 
 

@@ -296,15 +296,14 @@ class Auction(Phase):
         deal.to_act = deal.dealer if self.dealer_first else deal.next_seat(deal.dealer)
         return True
 
-    def _bids(self, deal: DealState) -> range:
+    def _bids(self, deal: DealState, contract: int | None) -> range:
         rules = deal.rules
-        bidding = deal.parts.get(Bidding)  # no part yet before the first bid
-        contract = None if bidding is None else bidding.contract
         low = rules.min_bid if contract is None else contract + rules.bid_step
         return range(low, rules.max_bid + 1, rules.bid_step)
 
     def legal(self, deal: DealState) -> list[Any]:
-        return [*self._bids(deal), PASS]
+        bidding = deal.parts.get(Bidding)  # no part yet before the first bid
+        return [*self._bids(deal, None if bidding is None else bidding.contract), PASS]
 
     def act(self, deal: DealState, action: Action) -> None:
         seat = deal.to_act
@@ -316,7 +315,7 @@ class Auction(Phase):
             part.passed |= {seat}
         else:
             bid = _whole(action)
-            allowed = self._bids(deal)
+            allowed = self._bids(deal, part.contract)
             if bid is None or bid not in allowed:
                 rules = deal.rules
                 if part.contract is not None and bid is not None and bid <= part.contract:
@@ -609,7 +608,7 @@ class OneRoundAuction(Auction):
             part.bids.append((seat, PASS))
         else:
             bid = _whole(action)
-            allowed = self._bids(deal)
+            allowed = self._bids(deal, part.contract)
             if bid is None or bid not in allowed:
                 low = deal.rules.min_bid if part.contract is None else part.contract + 1
                 raise IllegalAction(
@@ -660,8 +659,9 @@ class Drop(Phase):
 
     def settle(self, deal: DealState) -> None:
         """All answered: play on with the seats still in (or end the deal)."""
-        dropped = deal.dropped
-        deal.set_active([s for s in deal.active if s not in dropped])
+        drops = deal.parts.get(Drops)  # none when every seat stayed in
+        if drops is not None and drops.dropped:
+            deal.set_active([s for s in deal.active if s not in drops.dropped])
         deal.advance()
 
     def begin(self, deal: DealState) -> bool:
@@ -740,7 +740,7 @@ class Settle(Phase):
     def begin(self, deal: DealState) -> bool:
         if len(deal.active) > 1:
             return False  # someone plays against the bidder
-        deal.to_act = deal.declarer
+        deal.to_act = deal.parts[Bidding].declarer
         return True
 
     def legal(self, deal: DealState) -> list[Any]:
@@ -838,9 +838,7 @@ class Exchange(Phase):
     def begin(self, deal: DealState) -> bool:
         deal.pending = deal.turn_order()
         deal.to_act = deal.pending[0]
-        part = deal.parts[Exchanges]
-        part.thrown = 0
-        part.exchanges = []
+        deal.parts[Exchanges]  # made here, empty, so that every seat sees no exchange yet
         return True
 
     def legal(self, deal: DealState) -> list[Any]:

@@ -25,7 +25,8 @@ def horsethief_scores(deal: Deal) -> list[Points]:
     others dropped +5 unplayed (``docs/rules/horsethief.md``)."""
     out = [0] * deal.players
     if deal.unplayed:
-        (last,) = (s for s in deal.active if s not in deal.dropped)
+        dropped = deal.dropped
+        (last,) = (s for s in deal.active if s not in dropped)
         out[last] = 5
     else:
         for seat in deal.active:

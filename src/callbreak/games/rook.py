@@ -42,7 +42,8 @@ def rook_scores(deal: Deal) -> list[Points]:
     bid, declarer = deal.contract, deal.declarer
     assert bid is not None and declarer is not None
     taken = points_taken(deal)
-    side = {declarer, deal.partner if deal.partner is not None else declarer}
+    partner = deal.partner
+    side = {declarer, declarer if partner is None else partner}
     ours = sum(taken[s] for s in side)
     theirs = sum(taken) - ours
     made = ours >= bid

@@ -30,9 +30,10 @@ def snarples_scores(deal: Deal) -> list[Points]:
     for seat in deal.dropped:
         if deal.score_before(seat) <= 3:
             out[seat] = 1
-    if deal.settled == "take":
+    settled = deal.settled
+    if settled == "take":
         out[declarer] = -5
-    elif deal.settled == "give":
+    elif settled == "give":
         for seat in deal.dealt_in:
             if seat != declarer:
                 out[seat] += 5
