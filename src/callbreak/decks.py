@@ -44,24 +44,25 @@ class Deck:
     names: dict[int, str] = field(repr=False)
     inputs: dict[str, int] = field(repr=False)
     suit_masks: tuple[int, ...] = field(repr=False)
+    has_rook: bool = field(init=False, repr=False)
+    """Whether the deck holds the Rook, the card that joins the trump colour once it is
+    named (so the deck in force changes with the trump)."""
+    full: int = field(init=False, repr=False)
+    """Mask of the whole deck."""
+
+    def __post_init__(self) -> None:
+        # Worked out once, when the deck is made (deals ask for them again and again), and
+        # set here rather than cached on first use, so that every deck keeps one layout of
+        # attributes and the card play reads them at full speed.
+        mask = 0
+        for card in self.cards:
+            mask |= 1 << card
+        object.__setattr__(self, "has_rook", self.name == "rook")
+        object.__setattr__(self, "full", mask)
 
     @property
     def size(self) -> int:
         return len(self.cards)
-
-    @functools.cached_property
-    def has_rook(self) -> bool:
-        """Whether the deck holds the Rook, the card that joins the trump colour once it is
-        named (so the deck in force changes with the trump)."""
-        return self.name == "rook"
-
-    @property
-    def full(self) -> int:
-        """Mask of the whole deck."""
-        mask = 0
-        for card in self.cards:
-            mask |= 1 << card
-        return mask
 
     def card_name(self, card: int) -> str:
         return self.names[card]

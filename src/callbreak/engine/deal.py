@@ -168,6 +168,20 @@ def _work_out_next(active: tuple[int, ...], n: int) -> tuple[int, ...]:
     return tuple(table)
 
 
+_TRUMPED: dict[tuple[PlayRules, int], PlayRules] = {}
+"""``_with_trump``'s answers: a named tuple's ``_replace`` cost a five-card deal a tenth of
+its set-up, and there are few play rules and fewer suits."""
+
+
+def _with_trump(play: PlayRules, suit: int) -> PlayRules:
+    """``play`` with ``suit`` as trump."""
+    key = (play, suit)
+    found = _TRUMPED.get(key)
+    if found is None:
+        found = _TRUMPED[key] = play._replace(trump=suit)
+    return found
+
+
 _NEXT_TABLES: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
 """``_next_table``'s answers by (active seats, seat count): at most 2**8 sets of 7 sizes."""
 
@@ -473,7 +487,8 @@ class Deal:
         self._input = REVERSED.inputs
         self._names = REVERSED.hand_names
         for part in self.parts.values():
-            part.move_cards(reverse_ranks)
+            if part.holds_cards:
+                part.move_cards(reverse_ranks)
         self.hands = [reverse_ranks(h) for h in self.hands]
         self.dealt = [reverse_ranks(h) for h in self.dealt]
         if self.upcard is not None:
@@ -490,7 +505,7 @@ class Deal:
 
     def set_trump(self, suit: int) -> None:
         """Trump for this deal; in the Rook deck the Rook joins that colour wherever it lies."""
-        self._play_rules = self._play_rules._replace(trump=suit)
+        self._play_rules = _with_trump(self._play_rules, suit)
         if self.deck.has_rook:
             self.deck = self.deck.with_rook_in(suit)
             self._input = self.deck.inputs
@@ -503,7 +518,8 @@ class Deal:
 
             self.hands = [place(h) for h in self.hands]
             for part in self.parts.values():
-                part.move_cards(place)
+                if part.holds_cards:
+                    part.move_cards(place)
 
     # ------------------------------------------------------------- public API
     def legal(self) -> list[Any]:

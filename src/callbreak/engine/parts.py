@@ -41,6 +41,8 @@ class Part:
     """Whether ``public`` reveals anything (the observation builder skips it otherwise)."""
     shows_own: ClassVar[bool] = False
     """Whether ``private`` reveals anything."""
+    holds_cards: ClassVar[bool] = False
+    """Whether ``move_cards`` moves anything (the deal asks only those when a card moves)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -50,6 +52,7 @@ class Part:
         cls._fields = tuple(names)
         cls.shows_all = cls.public is not Part.public
         cls.shows_own = cls.private is not Part.private
+        cls.holds_cards = cls.move_cards is not Part.move_cards
 
     def __init__(self, players: int) -> None:
         pass

@@ -301,6 +301,13 @@ class Auction(Phase):
         low = rules.min_bid if contract is None else contract + rules.bid_step
         return range(low, rules.max_bid + 1, rules.bid_step)
 
+    def _allowed(self, deal: DealState, contract: int | None, bid: int) -> bool:
+        """``bid in self._bids(deal, contract)``, without making the range (every bid asks)."""
+        rules = deal.rules
+        step = rules.bid_step
+        low = rules.min_bid if contract is None else contract + step
+        return low <= bid <= rules.max_bid and (bid - low) % step == 0
+
     def legal(self, deal: DealState) -> list[Any]:
         bidding = deal.parts.get(Bidding)  # no part yet before the first bid
         return [*self._bids(deal, None if bidding is None else bidding.contract), PASS]
@@ -314,9 +321,9 @@ class Auction(Phase):
             part.bids.append((seat, PASS))
             part.passed |= {seat}
         else:
-            bid = _whole(action)
-            allowed = self._bids(deal, part.contract)
-            if bid is None or bid not in allowed:
+            bid = action if type(action) is int else _whole(action)
+            if bid is None or not self._allowed(deal, part.contract, bid):
+                allowed = self._bids(deal, part.contract)
                 rules = deal.rules
                 if part.contract is not None and bid is not None and bid <= part.contract:
                     why = f"a bid must be higher than the last bid, {part.contract}"
@@ -404,7 +411,7 @@ class Discard(Phase):
     parts = (Nest, LaidAway)
 
     def begin(self, deal: DealState) -> bool:
-        declarer = deal.declarer
+        declarer = deal.parts[Bidding].declarer  # the auction's winner: the auction came first
         assert declarer is not None
         nest = deal.parts[Nest]
         deal.hands[declarer] |= nest.nest
@@ -607,9 +614,8 @@ class OneRoundAuction(Auction):
             deal.log.append(Bid((self.name, seat, PASS)))
             part.bids.append((seat, PASS))
         else:
-            bid = _whole(action)
-            allowed = self._bids(deal, part.contract)
-            if bid is None or bid not in allowed:
+            bid = action if type(action) is int else _whole(action)
+            if bid is None or not self._allowed(deal, part.contract, bid):
                 low = deal.rules.min_bid if part.contract is None else part.contract + 1
                 raise IllegalAction(
                     f"{action!r} is not allowed: bid from {low} to {deal.rules.max_bid}, "
