@@ -263,7 +263,15 @@ def _voids(view: Observation) -> str:
 
 
 def _call_range(view: Observation) -> str:
-    return f"{view.rules.min_call}–{view.rules.max_call}"
+    """The calls the seat may make now, from its legal actions: a game may allow 0 (nil, or an
+    exact bid of none) or forbid one number (Oh Hell's hook)."""
+    calls = [a for a in view.legal if isinstance(a, int) and not isinstance(a, bool)]
+    if not calls:
+        return f"{view.rules.min_call}–{view.rules.max_call}"
+    low, high = min(calls), max(calls)
+    missing = sorted(set(range(low, high + 1)) - set(calls))
+    except_ = f" but not {', '.join(map(str, missing))}" if missing else ""
+    return f"{low}–{high}{except_}"
 
 
 def _bid_range(view: Observation) -> str:

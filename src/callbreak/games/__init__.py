@@ -16,10 +16,10 @@ imports them all, which registers them (``import callbreak`` does it).
 
 >>> find_game("rook").title
 'Call Partner (Rook)'
->>> find_game("bridge")
+>>> find_game("bridge")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ValueError: unknown game 'bridge': choose one of callbreak, batak, snarples, donut, horsethief, rook
+ValueError: unknown game 'bridge': choose one of callbreak, batak, snarples, donut, ...
 """
 
 from __future__ import annotations
@@ -175,6 +175,9 @@ class Game:
     largest_hand: Callable[[Any], int] | None = None
     """The most cards a seat may be dealt under the given rules (what the deck allows), for a
     game whose hand size changes deal by deal; None where it is always ``hand_size``."""
+    summary: Callable[[Any], str] | None = None
+    """The game in a few sentences under the given rules, for the help screen; None: told
+    from its shape and phases alone (the five-card games, Batak, Call Partner)."""
 
     def side(self, seat: int) -> tuple[int, ...]:
         """The seats that play with ``seat`` (itself included): its partnership, or itself."""
@@ -186,6 +189,16 @@ class Game:
     @property
     def phase_names(self) -> tuple[str, ...]:
         return tuple(phase.name for phase in self.phases)
+
+
+def match_end_text(rules: Any) -> str:
+    """How a match of these rules ends, as the help screens say it (every game but the
+    countdown games ends this way)."""
+    if rules.match_end == "deals":
+        return f"{rules.match_deals} deals; the highest total wins."
+    if rules.match_end == "open":
+        return "Play as many deals as you like; the highest total wins."
+    return f"First to {rules.match_end.split(':')[1]} points wins."
 
 
 GAMES: dict[str, Game] = {}

@@ -8,11 +8,11 @@ preset is listed with the other Batak (``games/batak.py``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from callbreak.engine.games import deal_round
 from callbreak.engine.phases import Call, Declare, Misdeal, Play
-from callbreak.games import Face, Game, Preset, Scale, register
+from callbreak.games import Face, Game, Preset, Scale, match_end_text, register
 from callbreak.points import Points
 from callbreak.rules import CALL_OPTIONS, MATCH_OPTIONS
 
@@ -29,6 +29,38 @@ def call_scores(deal: Deal) -> list[Points]:
     """Call Break, Call Bridge, Batak Koz Maça: each seat by its own call and tricks."""
     score = deal.rules.score
     return [score(call or 0, won) for call, won in zip(deal.calls, deal.tricks, strict=True)]
+
+
+_MUST_TRUMP = {
+    "winning": "Void in the suit led: play a spade that beats every spade in the trick "
+    "if you hold one.",
+    "always": "Void in the suit led: play a spade whenever you hold one, a winning one if you can.",
+    "never": "Void in the suit led: play any card.",
+}
+
+
+def summary(rules: Any) -> str:
+    """Call Break's deal in a few sentences under the rules in force (the help screen)."""
+    parts = [f"Call {rules.min_call} to {rules.max_call} tricks; spades are always trump."]
+    if rules.must_overtake:
+        parts.append("Follow suit and beat the winning card of the suit led if you can.")
+    else:
+        parts.append("Follow suit if you can.")
+    parts.append(_MUST_TRUMP[rules.must_trump])
+    if rules.misdeal != "off":
+        how = "may be thrown in by its holder" if rules.misdeal == "claim" else "is redealt"
+        parts.append(f"A hand with no spade or none of {', '.join(rules.misdeal_faces)} {how}.")
+    if rules.success_window == "at_least":
+        extra = rules.overtrick_points
+        parts.append(f"Win at least your call: +call, +{extra} per extra trick; fall short: −call.")
+    else:
+        parts.append(f"Success window {rules.success_window}: +call, otherwise −call.")
+    if rules.bonus_call is not None:
+        parts.append(f"A made call of {rules.bonus_call} or more scores {rules.bonus_points}.")
+    if rules.min_total_calls is not None:
+        parts.append(f"Calls totalling under {rules.min_total_calls}: the deal is thrown in.")
+    parts.append(match_end_text(rules))
+    return " ".join(parts)
 
 
 GAME = register(
@@ -51,6 +83,7 @@ GAME = register(
         policy="calls",
         swing=_swing,
         calls=True,
+        summary=summary,
         bhoos=True,
         presets=(
             Preset("callbreak", "Call Break", "callbreak"),

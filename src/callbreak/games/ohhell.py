@@ -157,6 +157,36 @@ def _swing(rules: Any) -> float:
     return float(largest_hand(rules) * max(rules.points_per_trick, 1) + rules.exact_bonus)
 
 
+_TRUMP = {
+    "turn_up": "the card after the hands is turned up and its suit is trump",
+    "rotate": "trump goes ♠ ♦ ♣ ♥ by deal",
+    "none": "there is no trump",
+}
+_MISS = {
+    "tricks": "a miss scores {ppt} a trick taken, without the bonus",
+    "zero": "a miss scores nothing",
+    "off_bid": "a miss costs {ppt} a trick off the bid",
+}
+
+
+def summary(rules: Any) -> str:
+    """Oh Hell and Judgement in a few sentences under the rules in force (the help screen)."""
+    sizes = schedule(rules)
+    ppt = rules.points_per_trick
+    made = f"{ppt} a trick taken" + (f" + {rules.exact_bonus}" if rules.exact_bonus else "")
+    parts = [
+        f"{rules.title}: {rules.players} players; hands of "
+        + ", ".join(str(size) for size in sizes)
+        + f" cards, one size a deal; {_TRUMP[rules.trump]}.",
+        "Bid the tricks you will take, exactly"
+        + ("; the dealer, last, may not make the bids add up to the tricks." if rules.hook else ".")
+        + " Follow suit if you can; the highest trump, else the highest card led, wins.",
+        f"An exact bid scores {made}; " + _MISS[rules.miss_points].format(ppt=ppt) + ".",
+        "After the last deal the highest total wins.",
+    ]
+    return " ".join(parts)
+
+
 GAME = register(
     Game(
         name="ohhell",
@@ -192,6 +222,7 @@ GAME = register(
         hints=Hints(failed_bid="no bonus", trick="each trick counts against an exact bid"),
         needs_context=True,
         calls=True,
+        summary=summary,
         schedule=schedule,
         largest_hand=largest_hand,
         presets=(

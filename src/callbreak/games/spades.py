@@ -17,7 +17,7 @@ from callbreak.engine.errors import IllegalAction
 from callbreak.engine.games import deal_round
 from callbreak.engine.parts import DealState, Part, Pieces
 from callbreak.engine.phases import Calls, Phase, Play
-from callbreak.games import Face, Game, Hints, Preset, Scale, register
+from callbreak.games import Face, Game, Hints, Preset, Scale, match_end_text, register
 from callbreak.points import Points
 
 if TYPE_CHECKING:
@@ -197,6 +197,24 @@ def _swing(rules: Scale) -> float:
     return 660.0
 
 
+def summary(rules: Any) -> str:
+    """Spades in a few sentences under the rules in force (the help screen)."""
+    parts = [
+        "Spades: two sides of partners, who sit opposite each other; 13 cards each.",
+        "Bid your tricks; 0 is nil, to take none for +100 (−100 if you take one)"
+        + ("; blind nil, bid before you look, is worth ±200." if rules.blind_nil else "."),
+        "Partners' other bids make their side's contract: made, +10 a trick bid and +1 a trick "
+        "over (a bag; every 10 bags cost 100); set, −10 a trick bid.",
+        "Spades are always trump"
+        + (" and may not be led until one has been played." if rules.spades_broken else "."),
+        "Follow suit if you can; the highest spade, else the highest card led, wins.",
+        match_end_text(rules),
+    ]
+    if rules.mercy_rule:
+        parts.append(f"A side at {rules.mercy_threshold} or less loses at once.")
+    return " ".join(parts)
+
+
 GAME = register(
     Game(
         name="spades",
@@ -231,6 +249,7 @@ GAME = register(
         needs_context=True,
         wins_at_once=mercy,
         calls=True,
+        summary=summary,
         partnerships=SIDES,
         presets=(
             Preset(

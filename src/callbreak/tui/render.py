@@ -32,7 +32,7 @@ from callbreak.faces import (
     seat_places,
     summary_cell,
 )
-from callbreak.games import find_game
+from callbreak.games import find_game, match_end_text
 from callbreak.points import Points
 from callbreak.rules import OPTION_BY_NAME, Rules, option_text
 
@@ -393,42 +393,10 @@ def rules_table(rules: Rules) -> Table:
 
 
 def rules_summary(rules: Rules) -> str:
-    """The game in a few sentences, from the rules in force (for the help screen)."""
-    if not rules.shape.calls:
-        return family_summary(rules)
-    calls = f"Call {rules.min_call} to {rules.max_call} tricks"
-    parts = [f"{calls}; spades are always trump."]
-    if rules.must_overtake:
-        parts.append("Follow suit and beat the winning card of the suit led if you can.")
-    else:
-        parts.append("Follow suit if you can.")
-    trump = {
-        "winning": "Void in the suit led: play a spade that beats every spade in the trick "
-        "if you hold one.",
-        "always": "Void in the suit led: play a spade whenever you hold one, a winning one "
-        "if you can.",
-        "never": "Void in the suit led: play any card.",
-    }[rules.must_trump]
-    parts.append(trump)
-    if rules.misdeal != "off":
-        how = "may be thrown in by its holder" if rules.misdeal == "claim" else "is redealt"
-        parts.append(f"A hand with no spade or none of {', '.join(rules.misdeal_faces)} {how}.")
-    if rules.success_window == "at_least":
-        extra = rules.overtrick_points
-        parts.append(f"Win at least your call: +call, +{extra} per extra trick; fall short: −call.")
-    else:
-        parts.append(f"Success window {rules.success_window}: +call, otherwise −call.")
-    if rules.bonus_call is not None:
-        parts.append(f"A made call of {rules.bonus_call} or more scores {rules.bonus_points}.")
-    if rules.min_total_calls is not None:
-        parts.append(f"Calls totalling under {rules.min_total_calls}: the deal is thrown in.")
-    if rules.match_end == "deals":
-        parts.append(f"{rules.match_deals} deals; the highest total wins.")
-    elif rules.match_end == "open":
-        parts.append("Play as many deals as you like; the highest total wins.")
-    else:
-        parts.append(f"First to {rules.match_end.split(':')[1]} points wins.")
-    return " ".join(parts)
+    """The game in a few sentences, from the rules in force (for the help screen): the
+    game's own words where its record has them, else its shape and phases."""
+    told = rules.shape.summary
+    return told(rules) if told is not None else family_summary(rules)
 
 
 def family_summary(rules: Rules) -> str:
@@ -455,12 +423,7 @@ def family_summary(rules: Rules) -> str:
     if shape.out_at is not None:
         parts.append(f"A score of {shape.out_at} or more puts a seat out of the game.")
     if not shape.lowest_wins:
-        if rules.match_end == "deals":
-            parts.append(f"{rules.match_deals} deals; the highest total wins.")
-        elif rules.match_end == "open":
-            parts.append("Play as many deals as you like; the highest total wins.")
-        else:
-            parts.append(f"First to {rules.match_end.split(':')[1]} points wins.")
+        parts.append(match_end_text(rules))
     parts.append("docs/rules/ has the full rules.")
     return " ".join(parts)
 
