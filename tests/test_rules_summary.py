@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -22,10 +23,11 @@ def test_each_call_game_tells_its_own_rules() -> None:
     assert rules_summary(callbreak.Rules.preset("callbreak")).startswith("Call 1 to 13 tricks")
 
 
-def _prompt_at_call(preset: str, seed: int) -> tuple[str, list[object]]:
+def _prompt_at_call(preset: str, seed: int) -> tuple[str, tuple[Any, ...]]:
     deal = callbreak.Deal(callbreak.Rules.preset(preset), seed=seed, dealer=0)
     pick = random.Random(seed)
     while True:
+        assert deal.to_act is not None
         view = deal.observation(deal.to_act)
         if view.phase == "call" and deal.to_act == 0:
             return phase_face(view.phase).prompt(view), view.legal
@@ -41,6 +43,6 @@ def test_the_call_prompt_offers_the_legal_calls(preset: str, expected: str) -> N
 def test_the_hook_shows_as_the_one_call_the_dealer_may_not_make() -> None:
     # Seat 0 deals and so bids last in Oh Hell: the total the others bid forbids one number.
     prompt, legal = _prompt_at_call("oh-hell", 2)
-    missing = sorted(set(range(13)) - set(legal))  # type: ignore[arg-type]
+    missing = sorted(set(range(13)) - set(legal))
     assert len(missing) == 1
     assert f"but not {missing[0]}" in prompt
