@@ -248,11 +248,13 @@ def test_rook_feeds_points_to_a_winning_partner() -> None:
 
 # ------------------------------------------------------------------ the expert
 @pytest.mark.parametrize("preset", ["batak-ihale", "rook-call-partner"])
-def test_expert_refuses_games_it_does_not_know(preset: str) -> None:
+def test_expert_searches_games_past_call_break(preset: str) -> None:
     deal = Deal(Rules.preset(preset), seed=1)
     assert deal.to_act is not None
-    with pytest.raises(ValueError, match="heuristic"):
-        make_bot("expert:budget_ms=50", seed=1).act(deal.observation(deal.to_act))
+    observation = deal.observation(deal.to_act)
+    bot = make_bot("expert:budget_ms=200,deterministic=1", seed=1)
+    assert bot.act(observation) in observation.legal
+    assert bot.fell_back is None  # type: ignore[attr-defined]
 
 
 def test_random_bot_answers_only_when_it_is_its_turn() -> None:

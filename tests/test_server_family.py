@@ -18,8 +18,11 @@ import httpx
 import pytest
 
 from callbreak import Rules
+from callbreak.bots.base import CALLS
+from callbreak.bots.levels import LEVELS
 from callbreak.games.rook import points_taken
 from callbreak.record import replay
+from callbreak.server import hub
 from callbreak.server.hub import game_levels, table_bots
 from server_support import (
     Client,
@@ -69,8 +72,8 @@ def test_the_form_offers_every_game_with_its_seats_options_and_levels(
         assert info["title"] == rules.title and info["game"] == rules.game
         assert [o["name"] for o in info["options"]] == list(rules.options())
         assert all(o["help"] for o in info["options"])
-        # the expert's search knows Call Break's deal only: no other game is promised it
-        assert ("expert" in info["levels"]) == (rules.game == "callbreak")
+        # the expert searches every game of the family: every table may have it
+        assert "expert" in info["levels"]
         assert "medium" in info["levels"]
     assert "match_deals" not in [o["name"] for o in meta["presets"]["snarples"]["options"]]
     faces = meta["faces"]
@@ -80,14 +83,24 @@ def test_the_form_offers_every_game_with_its_seats_options_and_levels(
     assert set(faces["games"]) == {Rules.preset(p).game for p in ALL_PRESETS}
 
 
-def test_a_level_without_a_bot_for_the_game_falls_back_with_a_note(server: ThreadServer) -> None:
+def test_every_level_plays_every_game(server: ThreadServer) -> None:
+    assert game_levels("rook") == list(LEVELS)
+    assert table_bots("hard", "batak") == ("expert:budget_ms=300", None)
+    created = create_table(server.http, preset="batak-ihale", level="expert")
+    assert created["bots"] == "expert:budget_ms=1000" and created["bot_note"] is None
+    info = httpx.get(f"{server.http}/api/tables/{created['code']}").json()
+    assert info["level"] == "expert" and info["bots"] == "expert:budget_ms=1000"
+
+
+def test_a_level_without_a_bot_for_the_game_falls_back_with_a_note(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A bot that modelled the call games only would be listed so; its levels then fall back.
+    monkeypatch.setitem(hub.BOT_POLICIES, "expert", frozenset({CALLS}))
     assert game_levels("rook") == ["easy", "medium"]
     assert table_bots("hard", "callbreak") == ("expert:budget_ms=300", None)
-    created = create_table(server.http, preset="batak-ihale", level="expert")
-    assert created["bots"] == "heuristic" and "Call Break" in created["bot_note"]
-    info = httpx.get(f"{server.http}/api/tables/{created['code']}").json()
-    assert info["level"] == "expert" and info["bots"] == "heuristic"
-    assert info["bot_note"] == created["bot_note"] and info["title"] == "Batak İhaleli"
+    spec, note = table_bots("expert", "batak")
+    assert spec == "heuristic" and note is not None and "Call Break" in note
 
 
 def test_every_preset_and_seat_count_makes_a_table(server: ThreadServer) -> None:

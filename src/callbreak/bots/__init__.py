@@ -2,6 +2,7 @@
 
 from callbreak.bots.base import Bot, available_bots, make_bot, refusal, register_bot, warm_up
 from callbreak.bots.expert import ExpertBot
+from callbreak.bots.family_search import FamilySearchBot
 from callbreak.bots.heuristic import HeuristicBot
 from callbreak.bots.mcts import MctsBot
 from callbreak.bots.random_bot import RandomBot
@@ -22,6 +23,7 @@ __all__ = [
     "CautiousBot",
     "DuckerBot",
     "ExpertBot",
+    "FamilySearchBot",
     "HeuristicBot",
     "MctsBot",
     "RandomBot",

@@ -35,6 +35,7 @@ from typing import Any
 
 from callbreak.bots.base import CALLS, register_bot
 from callbreak.bots.expert_config import MODELS, ExpertConfig
+from callbreak.bots.family_search import FamilySearchBot
 from callbreak.bots.heuristic import HeuristicBot, estimate_tricks
 from callbreak.bots.knowledge import read
 from callbreak.cards import CARD_NAMES, parse_card
@@ -174,7 +175,10 @@ def shared_solver(wait: bool) -> Any:
     return _SOLVER.get(wait)
 
 
-@register_bot("expert", "search: sampled worlds solved exactly, calls by simulation (budget_ms)")
+@register_bot(
+    "expert",
+    "search: sampled worlds played out, calls by simulation (budget_ms); every game",
+)
 class ExpertBot:
     name = "expert"
 
@@ -221,6 +225,10 @@ class ExpertBot:
         self._rng = random.Random(seed)
         self._heuristic = HeuristicBot(seed=seed)
         self._solver: Any = None
+        self._family = FamilySearchBot(
+            seed=seed, budget_ms=config.budget_ms, deterministic=config.deterministic
+        )
+        """The search of the games past the call games (``Game.policy`` other than theirs)."""
 
     def warm_up(self) -> None:
         """Wait for the search's one-off numba build (a second from numba's disk cache, a
@@ -232,11 +240,11 @@ class ExpertBot:
     # ------------------------------------------------------------------ entry
     def act(self, observation: Observation) -> Action:
         if observation.rules.shape.policy != CALLS:
-            # Its search models one game's deal: refuse the others plainly, not by crashing.
-            raise ValueError(
-                f"the expert bot plays Call Break, Call Bridge and Batak Koz Maça only yet, "
-                f"not {observation.rules.title}: use the heuristic bot there"
-            )
+            # The compiled search models the call games' deal; every other game of the
+            # family is searched over whole engine deals, with the same budget.
+            action = self._family.act(observation)
+            self.fell_back = self._family.fell_back
+            return action
         started = time.perf_counter()
         deadline = started + self.budget * _SAFETY
         self.fell_back = None

@@ -823,8 +823,9 @@ class Exchanges(Part):
         return {"exchanges": tuple(self.exchanges)}
 
     def private(self, deal: DealState, seat: int) -> Pieces:
-        # Shown from the first finished exchange on.
-        if not self.exchanges:
+        # Shown from the first card thrown on: the thrower sees what it laid away while
+        # its own exchange is still in progress (the search's worlds need it, as a person does).
+        if not self.exchanges and not self.thrown:
             return {}
         own = tuple(  # entry[1], entry[2]: seat and action, read at tuple speed
             entry[2]

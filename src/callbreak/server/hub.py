@@ -28,7 +28,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from callbreak.bots.base import CALLS
 from callbreak.bots.levels import LEVELS
 from callbreak.engine import IllegalAction
 from callbreak.games import find_game
@@ -55,11 +54,11 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
-BOT_POLICIES: dict[str, frozenset[str]] = {"expert": frozenset({CALLS})}
+BOT_POLICIES: dict[str, frozenset[str]] = {}
 """Bots that play only the games of some policies (``Game.policy``); any other plays them all.
 
-The expert's search models Call Break's deal (it refuses the others), so a table of
-another game must not be promised its level."""
+None does today (the expert searches every game), but a bot that models one game's
+deal belongs here, so that a table of another game is never promised its level."""
 
 FALLBACK_LEVEL = "medium"
 """The level a table gets when the one asked for has no bot for its game."""

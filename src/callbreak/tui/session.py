@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from callbreak.bots import Bot, available_bots, make_bot, refusal
-from callbreak.bots.base import CALLS
 from callbreak.bots.levels import LEVELS
 from callbreak.engine import Action, Match, Observation, TrickView
 from callbreak.faces import DealResult, deal_result, seat_name
@@ -42,9 +41,10 @@ def level_of(spec: str) -> str | None:
 
 
 def hint_spec(game: str = "callbreak") -> str:
-    """The best bot that knows ``game`` gives hints: the expert (Call Break only), else the
-    heuristic."""
-    if find_game(game).policy == CALLS and "expert" in available_bots():
+    """The best bot gives hints: the expert, which searches every game of the family
+    (``game`` is kept for callers that name it)."""
+    find_game(game)  # an unknown game is an error here too
+    if "expert" in available_bots():
         return "expert:budget_ms=300"
     return "heuristic"
 
@@ -52,17 +52,10 @@ def hint_spec(game: str = "callbreak") -> str:
 def playable_spec(spec: str, rules: Rules) -> tuple[str, str]:
     """``spec``, or the bot that stands in for it in this game, and a notice saying so.
 
-    The expert searches Call Break deals only: levels built on it (``hard``,
-    ``expert``) play other games with the heuristic.  A bot that does not know
-    the game at all is replaced by ``random`` — said, never silently.
+    A bot that does not know the game at all is replaced by ``random`` — said, never
+    silently.  (The expert and the levels built on it play every game.)
     """
     notice = ""
-    name = spec.split(":", 1)[0]
-    if name == "expert" and rules.shape.policy != CALLS:
-        level = level_of(spec)
-        what = f"level {level}" if level else spec
-        notice = f"The expert plays only Call Break: {what} plays {rules.title} as the heuristic."
-        spec = "heuristic"
     if refusal(spec, rules) is not None:
         notice = (
             f"The {spec.split(':', 1)[0]} bot does not know {rules.title} yet: "

@@ -1,0 +1,170 @@
+"""The search for the games the Call Break expert does not model: every decision chosen by
+the points it brings over sampled worlds.
+
+Each world is a whole ``Deal`` at the seat's position (``search.family``).  Every
+legal action is tried in every world, and the deal is finished by the heuristic's
+own policy for every seat (``Game.policy``: Batak's, Call Partner's, the five-card
+games'), so the same worlds weigh all actions alike and only the action differs.
+An action is worth the seat's points for the deal, less ``rivalry`` times the
+others' mean (a match is won against them), with the sign turned in the
+countdown games, where fewer points are better (``Game.lowest_wins``).  This
+one rule serves every decision: a bid or a pass, trump, the nest's discards,
+the partner card, Snarples' bid, in or out and take or give, Donut's drop,
+Horsethief's in or out and each card of its exchange, and the cards.
+
+The budget is per decision: the search stops once the next world would not end
+inside 85% of it (timed from the slowest world so far), and answers the
+heuristic's action when not one world was played out (``fell_back`` says so).
+``deterministic=1`` plays a fixed number of worlds instead, so that a seed gives
+the same answers on any machine.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from callbreak.bots.heuristic import HeuristicBot
+from callbreak.bots.search.family import FamilyWorlds
+from callbreak.engine import Action, Deal, Observation
+
+_SAFETY = 0.85
+"""Share of the budget spent searching; the rest covers the answer."""
+
+
+def finish(deal: Deal, players: list[HeuristicBot]) -> list[float]:
+    """Play ``deal`` to its end with each seat's heuristic; its points by seat."""
+    while deal.to_act is not None:
+        seat = deal.to_act
+        deal.act(players[seat].act(deal.observation(seat)))
+    points = deal.points
+    assert points is not None
+    return [float(p) for p in points]
+
+
+_BIDS = 5
+"""Bids weighed at one decision of an auction: those nearest the heuristic's own."""
+
+
+def _candidates(legal: list[Any], guess: Action) -> list[Any]:
+    """The actions worth searching: all of them, except that of the bids (whole numbers)
+    only the ``_BIDS`` nearest the heuristic's choice are kept (a playout of each of
+    Call Partner's 11 bids would leave no time for a second world)."""
+    bids = [a for a in legal if isinstance(a, int) and not isinstance(a, bool)]
+    if len(bids) <= _BIDS:
+        return legal
+    centre = bids.index(guess) if guess in bids else 0
+    low = max(0, min(centre - _BIDS // 2, len(bids) - _BIDS))
+    kept = set(bids[low : low + _BIDS])
+    return [a for a in legal if a in kept or a not in bids]
+
+
+class FamilySearchBot:
+    """Not registered by a name of its own: the ``expert`` seats it in these games."""
+
+    name = "expert"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        budget_ms: int = 1000,
+        worlds: int = 24,
+        rivalry: float = 1.0,
+        deterministic: int = 0,
+    ) -> None:
+        """``worlds``: the worlds played out with ``deterministic=1`` (the clock decides
+        otherwise); ``rivalry``: weight of the others' mean points."""
+        if budget_ms <= 0:
+            raise ValueError("budget_ms must be positive")
+        if worlds < 1:
+            raise ValueError("worlds must be at least 1")
+        self.budget = budget_ms / 1000
+        self.worlds = worlds
+        self.rivalry = rivalry
+        self.deterministic = bool(deterministic)
+        self._rng = random.Random(seed)
+        self._heuristic = HeuristicBot(seed=seed)
+        self.fell_back: str | None = None
+        """Why the last decision was the heuristic's (None: the search chose it)."""
+        self.searched = 0
+        """Worlds played out for the last decision."""
+        self.values: dict[Any, float] = {}
+        """The last decision's mean value of each action tried (for the hint and review)."""
+
+    def act(self, observation: Observation) -> Action:
+        deadline = time.perf_counter() + self.budget * _SAFETY
+        self.fell_back = None
+        self.searched = 0
+        self.values = {}
+        legal = list(observation.legal)
+        fallback = self._heuristic.act(observation)
+        if len(legal) <= 1:
+            return fallback
+        actions = _candidates(legal, fallback)
+        actions.sort(key=lambda a: a != fallback)  # the heuristic's first: see ``evaluate``
+        values = self.evaluate(observation, deadline, actions)
+        if values is None:
+            self.fell_back = "no world played out in time"
+            return fallback
+        self.values = values
+        best: Action = max(values, key=lambda a: (values[a], a == fallback))
+        return best
+
+    def evaluate(
+        self, observation: Observation, deadline: float, actions: list[Any] | None = None
+    ) -> dict[Any, float] | None:
+        """The mean value of each of ``actions`` (default: every legal one) over the worlds
+        played before ``deadline`` (or ``worlds`` of them when deterministic); None if not
+        one world was.  If the first world cannot be finished in time, the actions it
+        reached, at least two, are valued on it alone."""
+        legal = list(observation.legal) if actions is None else actions
+        game = observation.rules.shape
+        sign = -1.0 if game.lowest_wins else 1.0
+        seat = observation.seat
+        others = max(1, observation.players - 1)
+        worlds = FamilyWorlds(observation)
+        players = [HeuristicBot(seed=s) for s in range(observation.players)]
+        totals = dict.fromkeys(legal, 0.0)
+        done = 0
+        slowest = slowest_action = 0.0
+        failures = 0
+        while True:
+            if self.deterministic:
+                if done >= self.worlds or failures >= self.worlds:
+                    break
+            elif done >= self.worlds * 8 or time.perf_counter() + slowest > deadline:
+                break  # enough worlds for any decision, or the next would end too late
+            started = time.perf_counter()
+            world = worlds.draw(self._rng)
+            if world is None:
+                failures += 1
+                if not self.deterministic and failures > 4 * (done + 1):
+                    break
+                continue
+            values = []
+            for action in legal:
+                if not self.deterministic and time.perf_counter() + slowest_action > deadline:
+                    break  # this world would not end in time: it is left out
+                began = time.perf_counter()
+                trial = world.copy()
+                trial.act(action)
+                points = finish(trial, players)
+                rivals = (sum(points) - points[seat]) / others
+                values.append(sign * (points[seat] - self.rivalry * rivals))
+                slowest_action = max(slowest_action, time.perf_counter() - began)
+            if len(values) < len(legal):
+                if not done and len(values) > 1:
+                    # Not one whole world in time: the actions this one reached (the
+                    # heuristic's first) are still compared on it, the rest left out.
+                    self.searched = 1
+                    return dict(zip(legal, values, strict=False))
+                break
+            for action, value in zip(legal, values, strict=True):
+                totals[action] += value
+            done += 1
+            self.searched = done
+            slowest = max(slowest, time.perf_counter() - started)
+        if not done:
+            return None
+        return {a: v / done for a, v in totals.items()}

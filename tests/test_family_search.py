@@ -1,0 +1,184 @@
+"""The search of the games past Call Break (``bots.family_search``, ``bots.search.family``).
+
+Its worlds must be deals the seat cannot tell from its own: every world kept ends at
+exactly the seat's observation, whatever was secret (another declarer's nest and
+discards, another seat's exchanged cards, the stock).  Its answers must be legal
+for every decision of every game at every seat count, reproducible under a seed,
+and inside the budget.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from callbreak import Rules
+from callbreak.bots import HeuristicBot, make_bot
+from callbreak.bots.family_search import FamilySearchBot, finish
+from callbreak.bots.search.family import FamilyWorlds
+from callbreak.engine import Deal
+from callbreak.engine.observation import observe
+
+SEATINGS = [
+    ("batak-ihale", 4),
+    ("rook-call-partner", 4),
+    ("snarples", 3),
+    ("snarples", 5),
+    ("snarples", 8),
+    ("donut", 4),
+    ("donut", 6),
+    ("horsethief", 3),
+    ("horsethief", 5),
+]
+"""Every preset the Call Break search does not model, at the seat counts it is measured at."""
+
+
+def _rules(preset: str, players: int) -> Rules:
+    rules = Rules.preset(preset)
+    return rules if rules.players == players else rules.replace(players=players)
+
+
+@pytest.mark.parametrize(("preset", "players"), SEATINGS)
+def test_every_world_is_at_the_seats_own_observation(preset: str, players: int) -> None:
+    """Through a whole deal played by the heuristic, every decision's worlds replay to the
+    acting seat's observation, hand included; the hidden cards vary between worlds."""
+    rules = _rules(preset, players)
+    bots = [HeuristicBot(seed=s) for s in range(players)]
+    rng = random.Random(3)
+    for seed in range(2):
+        deal = Deal(rules, seed=seed, dealer=seed % players)
+        kinds = set()
+        while deal.to_act is not None:
+            seat = deal.to_act
+            observation = deal.observation(seat)
+            worlds = FamilyWorlds(observation)
+            drawn = [worlds.draw(rng) for _ in range(3)]
+            assert any(w is not None for w in drawn), (observation.phase, deal.log)
+            for world in drawn:
+                if world is not None:
+                    assert observe(world, seat) == observation
+            kinds.add(observation.phase)
+            deal.act(bots[seat].act(observation))
+        assert "play" in kinds or deal.unplayed
+
+
+@pytest.mark.parametrize(("preset", "players"), SEATINGS)
+def test_the_search_answers_every_decision_legally(preset: str, players: int) -> None:
+    rules = _rules(preset, players)
+    bot = FamilySearchBot(seed=2, worlds=2, deterministic=1)
+    deal = Deal(rules, seed=5, dealer=0)
+    searched = 0
+    while deal.to_act is not None:
+        observation = deal.observation(deal.to_act)
+        action = bot.act(observation)
+        assert action in observation.legal
+        if len(observation.legal) > 1:
+            assert bot.fell_back is None and bot.searched == 2
+            assert set(bot.values) <= set(observation.legal) and action in bot.values
+            searched += 1
+        deal.act(action)
+    assert searched > 0
+
+
+def test_hidden_cards_stay_hidden_and_vary() -> None:
+    """Another declarer's discards in Call Partner are secret: the worlds lay away different
+    cards, never ones that the seat's observation rules out."""
+    rules = Rules.preset("rook-call-partner")
+    bots = [HeuristicBot(seed=s) for s in range(4)]
+    deal = Deal(rules, seed=4, dealer=0)
+    while deal.phase != "play":
+        deal.act(bots[deal.to_act or 0].act(deal.observation(deal.to_act or 0)))
+    seat = next(s for s in range(4) if s != deal.declarer)
+    observation = deal.observation(seat)
+    assert observation.nest is None and observation.discards is None
+    worlds = FamilyWorlds(observation)
+    rng = random.Random(0)
+    laid_away = set()
+    for _ in range(6):
+        world = worlds.draw(rng)
+        assert world is not None
+        assert not world.discards & observation.hand_mask
+        laid_away.add(world.discards)
+    assert len(laid_away) > 1
+
+
+def test_the_search_is_reproducible_under_a_seed() -> None:
+    rules = Rules.preset("horsethief")
+
+    def actions(seed: int) -> list[object]:
+        bot = FamilySearchBot(seed=seed, worlds=3, deterministic=1)
+        deal = Deal(rules, seed=8, dealer=1)
+        out: list[object] = []
+        while deal.to_act is not None:
+            action = bot.act(deal.observation(deal.to_act))
+            out.append(action)
+            deal.act(action)
+        return out
+
+    assert actions(1) == actions(1)
+
+
+def test_the_budget_is_kept() -> None:
+    """Call Partner's auction and nest are its slowest decisions: each answer still comes
+    inside the budget (with a little room for a busy machine)."""
+    rules = Rules.preset("rook-call-partner")
+    bot = FamilySearchBot(seed=0, budget_ms=60)
+    deal = Deal(rules, seed=1, dealer=0)
+    slowest = 0.0
+    while deal.phase != "play" or deal.trick_number < 2:
+        observation = deal.observation(deal.to_act or 0)
+        started = time.perf_counter()
+        action = bot.act(observation)
+        slowest = max(slowest, time.perf_counter() - started)
+        deal.act(action)
+    assert slowest < 0.06 + 0.03
+
+
+@pytest.mark.parametrize("preset", ["donut", "horsethief"])
+def test_an_action_is_worth_the_points_it_brings(preset: str) -> None:
+    """With ``rivalry=0`` an action's value is the seat's mean points over the worlds, with
+    the sign turned in a countdown game (Donut: fewer is better), not in Horsethief."""
+    rules = Rules.preset(preset)
+    bots = [HeuristicBot(seed=s) for s in range(4)]
+    deal = Deal(rules, seed=11, dealer=0)
+    while deal.phase != "play" or len(deal.legal()) < 2:
+        deal.act(bots[deal.to_act or 0].act(deal.observation(deal.to_act or 0)))
+    observation = deal.observation(deal.to_act or 0)
+    bot = FamilySearchBot(seed=7, worlds=3, rivalry=0.0, deterministic=1)
+    bot.act(observation)
+    worlds = FamilyWorlds(observation)
+    rng = random.Random(7)
+    players = [HeuristicBot(seed=s) for s in range(4)]
+    expected = dict.fromkeys(observation.legal, 0.0)
+    for _ in range(3):
+        world = worlds.draw(rng)
+        assert world is not None
+        for action in observation.legal:
+            trial = world.copy()
+            trial.act(action)
+            expected[action] += finish(trial, players)[observation.seat] / 3
+    sign = -1 if rules.shape.lowest_wins else 1
+    assert bot.values == pytest.approx({a: sign * v for a, v in expected.items()})
+
+
+def test_the_expert_seats_this_search_outside_the_call_games() -> None:
+    deal = Deal(Rules.preset("snarples"), seed=3, dealer=0)
+    observation = deal.observation(deal.to_act or 0)
+    expert = make_bot("expert:budget_ms=100,deterministic=1", seed=1)
+    assert expert.act(observation) in observation.legal
+    assert expert.fell_back is None  # type: ignore[attr-defined]
+
+
+def test_an_auction_weighs_the_bids_nearest_the_heuristics_and_passing() -> None:
+    deal = Deal(Rules.preset("rook-call-partner"), seed=1, dealer=0)
+    observation = deal.observation(deal.to_act or 0)
+    bids = [a for a in observation.legal if isinstance(a, int)]
+    assert len(bids) > 5 and "pass" in observation.legal
+    bot = FamilySearchBot(seed=0, worlds=1, deterministic=1)
+    bot.act(observation)
+    searched = [a for a in bot.values if isinstance(a, int)]
+    assert len(searched) == 5 and "pass" in bot.values
+    guess = HeuristicBot(seed=0).act(observation)
+    assert guess in bot.values
