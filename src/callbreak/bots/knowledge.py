@@ -6,10 +6,13 @@ could also work out (docs/rules/what-bots-know.md).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from callbreak.cards import RANK_COUNT, SUIT_MASKS, parse_card
 from callbreak.engine import Observation
+from callbreak.engine.observation import TrickView
 from callbreak.engine.tricks import beats
 
 
@@ -59,30 +62,58 @@ class Knowledge:
         return [(self.seat + i) % self.players for i in range(1, left + 1)]
 
 
-def read(observation: Observation) -> Knowledge:
-    n = observation.players
-    trump = observation.rules.trump_suit
+_SHOWN: list[Any] = [(), None, ()]
+"""The last history read, the key of its rules, and the voids its tricks showed: the next
+decision of the same deal (a playout reads one after every card) reads only what is new."""
+
+
+def _shown_voids(tricks: Sequence[TrickView], n: int, trump: int, must: bool) -> list[int]:
+    """The voids each seat showed by not following suit in ``tricks`` (bit per suit)."""
     voids = [0] * n
-    for seat, suits in enumerate(observation.declared_voids):
-        for letter in suits:
-            voids[seat] |= 1 << "SHDC".index(letter)
-    tricks = [*observation.history, observation.trick]
     for trick in tricks:
         cards = [parse_card(c) for c in trick.cards]
         if not cards:
             continue
         led = cards[0] // RANK_COUNT
-        win = cards[0]
         for seat, card in zip(trick.seats(n)[1:], cards[1:], strict=True):
             suit = card // RANK_COUNT
             if suit != led:
                 voids[seat] |= 1 << led
                 # Void in the led suit and no trump played while a trump was compulsory:
                 # under must_trump the seat had no (winning) trump.
-                if suit != trump and observation.rules.must_trump == "always" and trump >= 0:
+                if suit != trump and must and trump >= 0:
                     voids[seat] |= 1 << trump
-            if beats(card, win, trump):
-                win = card
+    return voids
+
+
+def _history_voids(observation: Observation, n: int, trump: int) -> list[int]:
+    """``_shown_voids`` of the completed tricks, extending the last history read when this
+    one continues it (the views of completed tricks are shared, never rebuilt)."""
+    history = observation.history
+    must = observation.rules.must_trump == "always"
+    seen, key, voids = _SHOWN
+    at = len(seen)
+    continues = key == (n, trump, must) and at <= len(history)
+    if continues and at and history[at - 1] is not seen[-1]:
+        continues = False
+    if not continues:
+        at, voids = 0, [0] * n
+    more = _shown_voids(history[at:], n, trump, must)
+    voids = [a | b for a, b in zip(voids, more, strict=True)]
+    _SHOWN[:] = (history, (n, trump, must), voids)
+    return list(voids)  # the caller adds to its copy
+
+
+def read(observation: Observation) -> Knowledge:
+    n = observation.players
+    trump = observation.rules.trump_suit
+    voids = _history_voids(observation, n, trump)
+    for seat, suits in enumerate(observation.declared_voids):
+        for letter in suits:
+            voids[seat] |= 1 << "SHDC".index(letter)
+    must = observation.rules.must_trump == "always"
+    current_voids = _shown_voids((observation.trick,), n, trump, must)
+    voids = [a | b for a, b in zip(voids, current_voids, strict=True)]
     current = [parse_card(c) for c in observation.trick.cards]
     led, win, win_seat = -1, -1, -1
     if current:
