@@ -182,3 +182,24 @@ def test_an_auction_weighs_the_bids_nearest_the_heuristics_and_passing() -> None
     assert len(searched) == 5 and "pass" in bot.values
     guess = HeuristicBot(seed=0).act(observation)
     assert guess in bot.values
+
+
+def test_worlds_the_others_decisions_do_not_fit_weigh_less() -> None:
+    """After the others' bids in Snarples, a world in which the heuristic holding that
+    world's hand would have bid otherwise weighs ``surprise`` per such bid; with
+    ``surprise=1`` every world weighs 1."""
+    rules = Rules.preset("snarples")
+    bots = [HeuristicBot(seed=s) for s in range(4)]
+    deal = Deal(rules, seed=2, dealer=0)
+    while len(deal.observation(0).bids) < 2:
+        deal.act(bots[deal.to_act or 0].act(deal.observation(deal.to_act or 0)))
+    observation = deal.observation(deal.to_act or 0)
+    rng = random.Random(1)
+    plain = FamilyWorlds(observation)
+    assert all(plain.draw(rng) is not None and plain.weight == 1.0 for _ in range(5))
+    weighed = FamilyWorlds(observation, surprise=0.5)
+    weights = set()
+    for _ in range(20):
+        assert weighed.draw(rng) is not None
+        weights.add(weighed.weight)
+    assert weights <= {1.0, 0.5, 0.25, 0.125} and len(weights) > 1

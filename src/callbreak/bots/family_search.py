@@ -72,6 +72,7 @@ class FamilySearchBot:
         worlds: int = 24,
         rivalry: float = 1.0,
         deterministic: int = 0,
+        surprise: float = 1.0,
     ) -> None:
         """``worlds``: the worlds played out with ``deterministic=1`` (the clock decides
         otherwise); ``rivalry``: weight of the others' mean points."""
@@ -82,6 +83,9 @@ class FamilySearchBot:
         self.budget = budget_ms / 1000
         self.worlds = worlds
         self.rivalry = rivalry
+        if not 0 < surprise <= 1:
+            raise ValueError("surprise is a likelihood factor: more than 0, at most 1")
+        self.surprise = surprise
         self.deterministic = bool(deterministic)
         self._rng = random.Random(seed)
         self._heuristic = HeuristicBot(seed=seed)
@@ -123,9 +127,10 @@ class FamilySearchBot:
         sign = -1.0 if game.lowest_wins else 1.0
         seat = observation.seat
         others = max(1, observation.players - 1)
-        worlds = FamilyWorlds(observation)
+        worlds = FamilyWorlds(observation, self.surprise)
         players = [HeuristicBot(seed=s) for s in range(observation.players)]
         totals = dict.fromkeys(legal, 0.0)
+        weights = 0.0
         done = 0
         slowest = slowest_action = 0.0
         failures = 0
@@ -161,10 +166,11 @@ class FamilySearchBot:
                     return dict(zip(legal, values, strict=False))
                 break
             for action, value in zip(legal, values, strict=True):
-                totals[action] += value
+                totals[action] += worlds.weight * value
+            weights += worlds.weight
             done += 1
             self.searched = done
             slowest = max(slowest, time.perf_counter() - started)
         if not done:
             return None
-        return {a: v / done for a, v in totals.items()}
+        return {a: v / weights for a, v in totals.items()}

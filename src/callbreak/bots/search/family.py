@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from callbreak.bots.heuristic import HeuristicBot
 from callbreak.decks import DECKS, Deck
 from callbreak.engine import Deal, IllegalAction, Observation
 from callbreak.engine.games import Context
@@ -98,8 +99,15 @@ def _slots(observation: Observation, deck: Deck) -> _Slots:
 class FamilyWorlds:
     """Draws worlds (``Deal`` objects at the seat's position) for one observation."""
 
-    def __init__(self, observation: Observation) -> None:
+    def __init__(self, observation: Observation, surprise: float = 1.0) -> None:
+        """``surprise``: the weight factor of a world for each public decision of another
+        seat (a bid, trump, in or out) that the heuristic would not have taken with the
+        hand the world gives it (1: the decisions say nothing about the hands)."""
         self.observation = observation
+        self.surprise = surprise
+        self.weight = 1.0
+        """The weight of the last world drawn (``surprise`` per decision it does not explain)."""
+        self._models: list[Any] = []
         self.seat = observation.seat
         rules = observation.rules
         self.deck = deck = DECKS[rules.shape.deck]
@@ -280,6 +288,7 @@ class FamilyWorlds:
 
     def _replay(self, order: Sequence[int], rng: random.Random) -> Deal | None:
         obs = self.observation
+        self.weight = 1.0
         try:
             deal = Deal(obs.rules, deck=order, dealer=obs.dealer, context=self.context)
             if not self._before_play(deal, rng):
@@ -310,6 +319,8 @@ class FamilyWorlds:
                     if not options:
                         return False
                     action = options[rng.randrange(len(options))]
+                else:
+                    self._weigh(deal, who, action)
                 deal.act(action)  # type: ignore[arg-type]
             return True
         obs = self.observation
@@ -337,11 +348,22 @@ class FamilyWorlds:
                 if action is _SECRET:
                     return False
                 script.append((seat, action))
+                self._weigh(deal, seat, action)
             if deal.phase == "exchange" and action != "done":
                 thrown[seat] = thrown.get(seat, 0) + 1
             deal.act(action)  # type: ignore[arg-type]
         self.script = script
         return True
+
+    def _weigh(self, deal: Deal, seat: int, action: object) -> None:
+        """Weigh the world by how well the heuristic, holding this world's hand, explains
+        another seat's public decision (``surprise``)."""
+        if self.surprise >= 1.0 or seat == self.seat or deal.phase in SECRET_PHASES:
+            return
+        if not self._models:
+            self._models = [HeuristicBot(seed=s) for s in range(deal.players)]
+        if self._models[seat].act(observe(deal, seat)) != action:
+            self.weight *= self.surprise
 
     def _likely_first(self, legal: list[Any]) -> list[Any]:
         """The legal actions with those the observation names first (the next bid, trump,
