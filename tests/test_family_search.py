@@ -203,3 +203,17 @@ def test_worlds_the_others_decisions_do_not_fit_weigh_less() -> None:
         assert weighed.draw(rng) is not None
         weights.add(weighed.weight)
     assert weights <= {1.0, 0.5, 0.25, 0.125} and len(weights) > 1
+
+
+def test_one_world_never_overrules_the_heuristic() -> None:
+    """With a single world the best action is mostly the luckiest one: the heuristic's
+    stands unless the worlds prefer another by more than ``margin`` standard errors."""
+    rules = Rules.preset("batak-ihale")
+    bot = FamilySearchBot(seed=3, worlds=1, deterministic=1)
+    heuristic = HeuristicBot(seed=3)
+    deal = Deal(rules, seed=6, dealer=0)
+    for _ in range(12):
+        observation = deal.observation(deal.to_act or 0)
+        action = bot.act(observation)
+        assert action == heuristic.act(observation)
+        deal.act(action)

@@ -21,6 +21,7 @@ the same answers on any machine.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from typing import Any
@@ -73,9 +74,12 @@ class FamilySearchBot:
         rivalry: float = 1.0,
         deterministic: int = 0,
         surprise: float = 1.0,
+        margin: float = 1.0,
     ) -> None:
         """``worlds``: the worlds played out with ``deterministic=1`` (the clock decides
-        otherwise); ``rivalry``: weight of the others' mean points."""
+        otherwise); ``rivalry``: weight of the others' mean points; ``surprise``: see
+        ``FamilyWorlds``; ``margin``: standard errors by which the worlds must prefer an
+        action to the heuristic's before it is played (``_significant``; 0: the best)."""
         if budget_ms <= 0:
             raise ValueError("budget_ms must be positive")
         if worlds < 1:
@@ -86,6 +90,8 @@ class FamilySearchBot:
         if not 0 < surprise <= 1:
             raise ValueError("surprise is a likelihood factor: more than 0, at most 1")
         self.surprise = surprise
+        self.margin = margin
+        self._rows: list[list[float]] = []
         self.deterministic = bool(deterministic)
         self._rng = random.Random(seed)
         self._heuristic = HeuristicBot(seed=seed)
@@ -113,16 +119,35 @@ class FamilySearchBot:
             return fallback
         self.values = values
         best: Action = max(values, key=lambda a: (values[a], a == fallback))
+        if best != fallback and not self._significant(actions.index(best)):
+            return fallback  # the worlds do not show the heuristic's action to be worse
         return best
+
+    def _significant(self, column: int) -> bool:
+        """Whether the worlds show the action in ``column`` better than the heuristic's (in
+        column 0) by more than ``margin`` standard errors of their paired difference.
+
+        With a handful of worlds (the 13-card games at a small budget) the best of many
+        actions is mostly the luckiest; the heuristic's own choice is kept unless the
+        same worlds clearly prefer another.
+        """
+        diffs = [row[column] - row[0] for row in self._rows]
+        n = len(diffs)
+        if n < 2:
+            return False
+        mean = sum(diffs) / n
+        spread = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        return bool(mean > self.margin * math.sqrt(spread / n))
 
     def evaluate(
         self, observation: Observation, deadline: float, actions: list[Any] | None = None
     ) -> dict[Any, float] | None:
         """The mean value of each of ``actions`` (default: every legal one) over the worlds
         played before ``deadline`` (or ``worlds`` of them when deterministic); None if not
-        one world was.  If the first world cannot be finished in time, the actions it
-        reached, at least two, are valued on it alone."""
+        one world was.  Each world's values are kept in ``_rows`` (in ``actions``' order)
+        for ``_significant``."""
         legal = list(observation.legal) if actions is None else actions
+        self._rows = []
         game = observation.rules.shape
         sign = -1.0 if game.lowest_wins else 1.0
         seat = observation.seat
@@ -159,12 +184,8 @@ class FamilySearchBot:
                 values.append(sign * (points[seat] - self.rivalry * rivals))
                 slowest_action = max(slowest_action, time.perf_counter() - began)
             if len(values) < len(legal):
-                if not done and len(values) > 1:
-                    # Not one whole world in time: the actions this one reached (the
-                    # heuristic's first) are still compared on it, the rest left out.
-                    self.searched = 1
-                    return dict(zip(legal, values, strict=False))
                 break
+            self._rows.append(values)
             for action, value in zip(legal, values, strict=True):
                 totals[action] += worlds.weight * value
             weights += worlds.weight

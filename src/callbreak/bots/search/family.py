@@ -318,7 +318,7 @@ class FamilyWorlds:
                     options = [a for a in deal.legal() if self._secret_fits(who, a)]
                     if not options:
                         return False
-                    action = options[rng.randrange(len(options))]
+                    action = self._secret_choice(who, options, rng)
                 else:
                     self._weigh(deal, who, action)
                 deal.act(action)  # type: ignore[arg-type]
@@ -338,7 +338,7 @@ class FamilyWorlds:
                 options = [a for a in legal if self._fits_secret(deal, seat, a, thrown)]
                 if not options:
                     return False
-                action = options[rng.randrange(len(options))]
+                action = self._secret_choice(seat, options, rng)
                 script.append((seat, "done" if action == "done" else _SECRET))
             else:
                 action = next(
@@ -371,6 +371,15 @@ class FamilyWorlds:
         obs = self.observation
         named = {str(a) for _, a in obs.bids} | {str(obs.trump), str(obs.partner_card)}
         return sorted(legal, key=lambda a: str(a) not in named)
+
+    def _secret_choice(self, seat: int, options: list[Any], rng: random.Random) -> Any:
+        """A secret action at random, a card of a suit the seat later showed it lacked
+        first (it must have laid that card away), and "done" only when no such card is left."""
+        trump = self.observation.trump
+        void = self.voids[seat]
+        must = [a for a in options if a != "done" and _suit_letter(str(a), trump) in void]
+        pool = must or options
+        return pool[rng.randrange(len(pool))]
 
     def _secret_fits(self, seat: int, action: object) -> bool:
         """A secret action another seat may have taken: it keeps the cards it played later."""
