@@ -133,8 +133,8 @@ def test_lineup_takes_one_seat_for_all_or_exactly_four() -> None:
         lineup(["genius"], 4)
     donut = Rules.preset("donut")
     assert lineup(["heuristic"], 4, rules=donut) == ("heuristic",) * 4
-    with pytest.raises(ArenaError, match="'expert' cannot play Donut"):
-        lineup(["expert", "heuristic", "heuristic", "heuristic"], 4, rules=donut)
+    expert = ("expert:budget_ms=50", "heuristic", "heuristic", "heuristic")
+    assert lineup(list(expert), 4, rules=donut) == expert  # the expert plays every game
     with pytest.raises(ArenaError, match="Bhoos protocol is Call Break's only"):
         lineup(["http://127.0.0.1:9"], 4, rules=donut)
 

@@ -31,8 +31,12 @@ SEATINGS = [
     ("donut", 6),
     ("horsethief", 3),
     ("horsethief", 5),
+    ("spades", 4),
+    ("oh-hell", 4),
+    ("judgement", 4),
 ]
-"""Every preset the Call Break search does not model, at the seat counts it is measured at."""
+"""Every preset the compiled search does not model, at the seat counts measured (and the
+partnership and changing-hand call games, which the expert also searches this way)."""
 
 
 def _rules(preset: str, players: int) -> Rules:

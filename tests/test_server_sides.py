@@ -42,12 +42,11 @@ def test_the_faces_say_which_seats_are_a_side_and_whose_hand_size_changes(
         assert face["hand_size_varies"] == (rules.shape.schedule is not None)
     assert games[Rules.preset("spades").game]["partnerships"] == [[0, 2], [1, 3]]
     assert games[Rules.preset("oh-hell").game]["hand_size_varies"]
-    # the expert's search models Call Break's deal: neither sides nor undealt cards
+    # the expert searches sides and undealt cards over engine deals: every level is offered
     for preset in ("spades", "oh-hell", "judgement"):
         game = Rules.preset(preset).game
-        assert "expert" not in game_levels(game) and "medium" in game_levels(game)
-        spec, note = table_bots("expert", game)
-        assert spec == "heuristic" and note is not None
+        assert "expert" in game_levels(game) and "medium" in game_levels(game)
+        assert table_bots("expert", game) == ("expert:budget_ms=1000", None)
 
 
 @pytest.mark.asyncio

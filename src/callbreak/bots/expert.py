@@ -175,6 +175,14 @@ def shared_solver(wait: bool) -> Any:
     return _SOLVER.get(wait)
 
 
+def compiled_search_plays(rules: Rules) -> bool:
+    """Whether the compiled search models ``rules``' deal: a call game (``Game.policy``)
+    with every seat for itself and the whole deck dealt (not Spades' sides, not Oh Hell's
+    changing hands); the expert searches the others over engine deals."""
+    game = rules.shape
+    return game.policy == CALLS and not game.partnerships and game.schedule is None
+
+
 @register_bot(
     "expert",
     "search: sampled worlds played out, calls by simulation (budget_ms); every game",
@@ -239,7 +247,7 @@ class ExpertBot:
 
     # ------------------------------------------------------------------ entry
     def act(self, observation: Observation) -> Action:
-        if observation.rules.shape.policy != CALLS:
+        if not compiled_search_plays(observation.rules):
             # The compiled search models the call games' deal; every other game of the
             # family is searched over whole engine deals, with the same budget.
             action = self._family.act(observation)

@@ -72,10 +72,9 @@ def bot_spec_for(level: str) -> str:
 def level_plays(level: str, game: str) -> bool:
     """Whether the bots of ``level`` play ``game`` (a ``Rules.game``).
 
-    A bot of ``BOT_POLICIES`` also needs Call Break's deal as its search models it: every
-    seat for itself and the whole deck dealt.  Spades' sides and Oh Hell's shrinking hands
-    share the call games' policy, but not that deal (the expert's sampler refuses hands that
-    leave cards undealt), so their tables are not promised it.
+    A bot of ``BOT_POLICIES`` (none today) would also need Call Break's deal as a compiled
+    search models it: every seat for itself and the whole deck dealt, which Spades' sides and
+    Oh Hell's shrinking hands are not.  The expert searches those over engine deals.
     """
     policies = BOT_POLICIES.get(bot_spec_for(level).partition(":")[0])
     if policies is None:

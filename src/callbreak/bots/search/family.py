@@ -68,7 +68,7 @@ class _Slots:
     stock: list[int]
 
 
-def _slots(observation: Observation, deck: Deck) -> _Slots:
+def _slots(observation: Observation, deck: Deck, hand_size: int) -> _Slots:
     """Where each position of the dealing order lands, found by dealing the deck in its own
     order with the game's dealing function (so no layout is written twice)."""
     game = observation.rules.shape
@@ -82,7 +82,7 @@ def _slots(observation: Observation, deck: Deck) -> _Slots:
         seats.append(seat)
     order = list(deck.cards)
     at = {card: i for i, card in enumerate(order)}
-    layout = game.dealing(order, seats, observation.rules.hand_size)
+    layout = game.dealing(order, seats, hand_size)
 
     def positions(mask: int) -> list[int]:
         return sorted(at[c] for c in order if mask >> c & 1)
@@ -111,7 +111,7 @@ class FamilyWorlds:
         self.seat = observation.seat
         rules = observation.rules
         self.deck = deck = DECKS[rules.shape.deck]
-        self.slots = _slots(observation, deck)
+        self.slots: _Slots
         trump = observation.trump
         self.played: dict[int, list[str]] = {s: [] for s in range(observation.players)}
         self.voids: dict[int, set[str]] = {s: set() for s in range(observation.players)}
@@ -127,9 +127,13 @@ class FamilyWorlds:
                     self.voids[who].add(led)
         self.exchanged = {s: k for s, k in observation.exchanges}
         self.mine = self._own_dealt()
+        self.hand_size = len(self.mine[0])
+        """Cards dealt to each seat this deal (a match's schedule may change it: Oh Hell)."""
+        self.slots = _slots(observation, deck, self.hand_size)
         self.context = Context(
             tuple(observation.totals or ()),
             frozenset(s for s in range(observation.players) if s not in self._dealt_in),
+            number=(observation.deal_number or 1) - 1,
         )
         self.target = self._signature(observation)
         self.script: list[tuple[int, object]] | None = None
@@ -234,7 +238,10 @@ class FamilyWorlds:
             for card in played[:keep]:
                 put(spare.pop(), card)
             free[s] = spare
-        hidden = [p for p in (*slots.nest, *slots.stock) if order[p] is None]
+        # The nest, the stock, and a face-up card the observation does not show (turned for
+        # a dealing rule that this game does not use) lie hidden.
+        face_down = () if slots.upcard is None else (slots.upcard,)
+        hidden = [p for p in (*slots.nest, *slots.stock, *face_down) if order[p] is None]
         rest = [c for c in self.deck.cards if c not in placed]
         rng.shuffle(rest)
         trump = obs.trump
@@ -290,7 +297,13 @@ class FamilyWorlds:
         obs = self.observation
         self.weight = 1.0
         try:
-            deal = Deal(obs.rules, deck=order, dealer=obs.dealer, context=self.context)
+            deal = Deal(
+                obs.rules,
+                deck=order,
+                dealer=obs.dealer,
+                context=self.context,
+                hand_size=None if self.hand_size == obs.rules.hand_size else self.hand_size,
+            )
             if not self._before_play(deal, rng):
                 return None
             if obs.phase == _PLAY:
