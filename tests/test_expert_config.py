@@ -33,6 +33,7 @@ OLD_DEFAULTS: dict[str, Any] = {
     "model_noise": 0.2,
     "models_in_calls": False,
     "trust": 0.2,
+    "call_model": 0.0,  # added with the learned call model: off, as before
 }
 
 
@@ -40,7 +41,7 @@ def test_the_defaults_are_the_measured_ones() -> None:
     config = ExpertConfig()
     assert dataclasses.asdict(config) == OLD_DEFAULTS
     assert PRESETS["expert"] == config
-    assert len(dataclasses.fields(ExpertConfig)) == 15
+    assert len(dataclasses.fields(ExpertConfig)) == 16
 
 
 def test_the_config_is_frozen_and_replace_checks_again() -> None:

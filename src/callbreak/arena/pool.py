@@ -47,6 +47,7 @@ from callbreak.arena.play import ArenaConfig, lineup
 from callbreak.arena.runner import ArenaRun, Progress, run_arenas
 from callbreak.arena.stats import Interval, mean, mean_ci, percentile
 from callbreak.arena.summary import better
+from callbreak.bots.ladder import LADDER
 from callbreak.rules import Rules
 
 STYLES: tuple[str, ...] = ("cautious", "aggressive", "ducker", "trumper")
@@ -55,6 +56,7 @@ STYLES: tuple[str, ...] = ("cautious", "aggressive", "ducker", "trumper")
 POOLS: dict[str, tuple[str, ...]] = {
     "styles": STYLES,
     "default": ("heuristic", *STYLES, "expert-plain", "selfplay", "mcts"),
+    "ladder": LADDER,
 }
 """Named pools: a name given to ``--pool`` stands for these bot specs."""
 

@@ -4,6 +4,7 @@ from callbreak.bots.base import Bot, available_bots, make_bot, refusal, register
 from callbreak.bots.expert import ExpertBot
 from callbreak.bots.family_search import FamilySearchBot
 from callbreak.bots.heuristic import HeuristicBot
+from callbreak.bots.ladder import ExpertV1Bot
 from callbreak.bots.mcts import MctsBot
 from callbreak.bots.random_bot import RandomBot
 from callbreak.bots.styles import AggressiveBot, CautiousBot, DuckerBot, TrumperBot
@@ -23,6 +24,7 @@ __all__ = [
     "CautiousBot",
     "DuckerBot",
     "ExpertBot",
+    "ExpertV1Bot",
     "FamilySearchBot",
     "HeuristicBot",
     "MctsBot",

@@ -68,6 +68,10 @@ class ExpertConfig:
     """Prior probability, seat by seat, that another seat plays like the heuristic when the
     play weighs the worlds; 0 or None: ``surprise`` per card for every seat alike (kept as
     None)."""
+    call_model: float = 0.0
+    """Weight of the learned forecast of the hand's tricks (``bots.learned.callmodel``)
+    blended into the playouts' distribution before a call is scored (0: the playouts
+    alone, 1: the forecast alone); read only in Call Break's deal, which it learned."""
 
     def __post_init__(self) -> None:
         if self.budget_ms <= 0:
@@ -80,6 +84,8 @@ class ExpertConfig:
             raise ValueError("oversample is a whole number of candidates per world, at least 1")
         if not 0 <= self.model_noise <= 1:
             raise ValueError("model_noise is a probability")
+        if not 0 <= self.call_model <= 1:
+            raise ValueError("call_model is a blend weight: 0 to 1")
         if self.trust is not None and not 0 <= self.trust <= 1:
             raise ValueError("trust is a probability: 0 to 1 (0: surprise per card alike)")
         models = self.models
@@ -94,6 +100,7 @@ class ExpertConfig:
         set_field = object.__setattr__  # frozen: normalise once, here
         set_field(self, "models", weights)
         set_field(self, "model_noise", float(self.model_noise))
+        set_field(self, "call_model", float(self.call_model))
         set_field(self, "deterministic", bool(self.deterministic))
         set_field(self, "models_in_calls", bool(self.models_in_calls))
         set_field(self, "trust", self.trust or None)
@@ -129,8 +136,31 @@ class ExpertConfig:
         return base.replace(**options)
 
 
+V1: dict[str, Any] = {
+    "budget_ms": 1000,
+    "worlds": 48,
+    "call_worlds": 64,
+    "solve_from": 0,
+    "call_bias": None,
+    "call_spread": None,
+    "rivalry": 1.0,
+    "call_sigma": 0.6,
+    "surprise": 0.02,
+    "oversample": 16,
+    "deterministic": 0,
+    "models": (0.0, 1.0),
+    "model_noise": 0.2,
+    "models_in_calls": 0,
+    "trust": 0.2,
+    "call_model": 0.0,
+}
+"""The expert of 2026-11-25, every field written out (the ``expert-v1`` bot of the ladder):
+a later change of a default cannot move it, and a new field must be pinned here to the
+value that keeps this expert's play (a test holds the keys to the fields)."""
+
 PRESETS: dict[str, ExpertConfig] = {
     "expert": ExpertConfig(),
+    "v1": ExpertConfig(**V1),
     "plain": ExpertConfig(
         surprise=1.0, call_bias=0.0, call_spread=0.0, deterministic=1, models=(1.0,)
     ),
@@ -140,4 +170,5 @@ PRESETS: dict[str, ExpertConfig] = {
 without its model of the others (worlds weighed by the hard facts and calls only, no
 ``call_bias``, the others played out as the heuristic exactly, fixed world counts: the
 ``expert-plain`` bot); ``fixed``, the defaults at the fixed world counts the experiments of
-docs/expert-experiments.md ran at (reproducible, about 6 ms a card)."""
+docs/expert-experiments.md ran at (reproducible, about 6 ms a card); ``v1``, the first
+expert frozen on the ladder (``V1``)."""

@@ -1,0 +1,52 @@
+"""The ladder: ``expert-v1`` is today's expert, pinned option by option, and the arena's
+``ladder`` pool seats it (docs/arena.md)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from callbreak import Rules
+from callbreak.arena.pool import POOLS, PoolConfig, expand_pool, run_pool
+from callbreak.bots import ExpertBot, ExpertV1Bot, available_bots, make_bot
+from callbreak.bots.expert_config import PRESETS, V1, ExpertConfig
+from callbreak.bots.ladder import LADDER
+
+
+def test_v1_pins_every_option() -> None:
+    # A field added later must be pinned in V1 too, to the value that keeps v1's play.
+    assert set(V1) == {f.name for f in dataclasses.fields(ExpertConfig)}
+    assert PRESETS["v1"] == ExpertConfig(**V1)
+    # The expert frozen on 2026-11-25: the defaults of that day, written out.
+    assert PRESETS["v1"].worlds == 48 and PRESETS["v1"].call_worlds == 64
+    assert PRESETS["v1"].models == (0.0, 1.0) and PRESETS["v1"].trust == 0.2
+    assert PRESETS["v1"].call_model == 0.0 and PRESETS["v1"].budget_ms == 1000
+
+
+def test_expert_v1_is_a_registered_bot_on_the_pinned_preset() -> None:
+    assert "expert-v1" in available_bots()
+    bot = make_bot("expert-v1")
+    assert isinstance(bot, ExpertV1Bot) and isinstance(bot, ExpertBot)
+    assert bot.name == "expert-v1" and bot.config == PRESETS["v1"]
+    # Its options can still be given, for a faster table.
+    faster = make_bot("expert-v1:budget_ms=50")
+    assert isinstance(faster, ExpertV1Bot)
+    assert faster.config == PRESETS["v1"].replace(budget_ms=50)
+    with pytest.raises(ValueError, match="worlds takes a number"):
+        make_bot("expert-v1:worlds=x")
+
+
+def test_the_ladder_pool_lists_the_frozen_experts() -> None:
+    assert LADDER[0] == "expert-v1"
+    assert POOLS["ladder"] == LADDER
+    assert expand_pool(["styles", "ladder"])[-1] == "expert-v1"
+
+
+def test_a_candidate_against_three_copies_of_the_ladder() -> None:
+    fast = "expert-v1:deterministic=1,worlds=2,call_worlds=2"
+    config = PoolConfig(Rules.preset("callbreak"), "heuristic", (fast,), deals=1, mode="uniform")
+    result = run_pool(config, workers=1)
+    assert [m.mix for m in result.mixes] == [(fast, fast, fast)]
+    assert result.mixes[0].games == 4 and result.mixes[0].illegal == 0
+    assert set(result.members) == {fast}
