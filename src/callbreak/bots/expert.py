@@ -227,6 +227,7 @@ class ExpertBot:
         self.models_in_calls = bool(config.models_in_calls)
         self.trust = config.trust
         self.deterministic = bool(config.deterministic)
+        self.call_model = config.call_model
         self.fell_back: str | None = None
         """Why the last decision was the heuristic's instead of the search's (None: it was not);
         ``serve-bot`` reports it, since every such answer is a weaker move."""
@@ -439,6 +440,10 @@ class ExpertBot:
             self.fell_back = "no call simulated in time"
             return self._heuristic.call(observation)
         lo, hist, rivals = outcomes
+        if self.call_model > 0:
+            from callbreak.bots.learned.callmodel import blended
+
+            hist = blended(observation, hist, self.call_model)
         own_table = self._call_table(observation.rules, lo, lo + len(rivals) - 1)
         expected = (self._widened(hist, observation.rules) * own_table).sum(axis=1) + rivals
         return lo + int(numpy.argmax(expected))

@@ -1,0 +1,1 @@
+"""Models the bots learned from data, with plain numpy inference."""
