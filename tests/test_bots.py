@@ -32,6 +32,7 @@ FAST_SPECS = {
     # The rl bot plays the policy examples/train_callbreak.py saved for the README.
     "rl": f"rl:path={Path(__file__).parent.parent / 'examples' / 'callbreak-rl.npz'}",
     "expert-plain": "expert-plain:worlds=3,call_worlds=4",
+    "expert-v1": "expert-v1:deterministic=1,worlds=3,call_worlds=4",
     "mcts": "mcts:worlds=2,iterations=40",
 }
 
@@ -42,6 +43,7 @@ def test_every_registered_bot_is_tested() -> None:
         # the arena pool's opponents (tests/test_styles.py)
         *("cautious", "aggressive", "ducker", "trumper", "expert-plain", "selfplay"),
         "mcts",  # the pool's outside style (tests/test_mcts.py)
+        "expert-v1",  # the ladder (tests/test_ladder.py)
     }
 
 
