@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from callbreak import Rules
+from callbreak import Match, Rules
 from callbreak.arena.pool import POOLS, PoolConfig, expand_pool, run_pool
 from callbreak.bots import ExpertBot, ExpertV1Bot, available_bots, make_bot
 from callbreak.bots.expert_config import PRESETS, V1, ExpertConfig
@@ -50,3 +50,28 @@ def test_a_candidate_against_three_copies_of_the_ladder() -> None:
     assert [m.mix for m in result.mixes] == [(fast, fast, fast)]
     assert result.mixes[0].games == 4 and result.mixes[0].illegal == 0
     assert set(result.members) == {fast}
+
+
+# expert-v1 at small fixed world counts playing a whole deal of seed 5 (seats seeded 0 to 3),
+# recorded on 2026-11-25: the four calls, then every card in order.
+V1_DEAL = (
+    "4 3 3 1 2D KD 7D AD 2S 9S TS KS AC TC JC 2C JD QD 9D 8D 6C 3C 5S KC AH 3H 5H 7H QH 8S "
+    "4H KH QC 9C QS 2H AS JS 6D 7S TD 6H 3D 4D 6S 9H 5D 8H 3S TH 5C 8C 4S JH 4C 7C"
+)
+
+
+def test_expert_v1_still_plays_the_recorded_deal() -> None:
+    # The search's code is shared with `expert`: a change that moves v1's play fails here,
+    # and is a change to the ladder, to be measured as one (docs/arena.md).
+    rules = Rules.preset("callbreak").replace(match_end="deals", match_deals=1)
+    match = Match(rules, seed=5)
+    spec = "expert-v1:deterministic=1,worlds=8,call_worlds=8"
+    bots = [make_bot(spec, seed=seat) for seat in range(4)]
+    actions = []
+    while not match.over:
+        seat = match.to_act
+        assert seat is not None
+        action = bots[seat].act(match.observation(seat))
+        actions.append(str(action))
+        match.act(action)
+    assert " ".join(actions) == V1_DEAL
