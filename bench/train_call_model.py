@@ -10,7 +10,7 @@ one thread.  A twentieth of the deals is held out and its loss printed.
 
     PYTHONPATH=src python bench/train_call_model.py --deals 300000 --seed 0
 
-With the defaults this takes about 50 s (30 s of CPU) on the project's 2-core machine
+With the defaults this takes 13 to 50 s (at most 30 s of CPU) on the project's 2-core machine
 (numba installed: ``pip install -e '.[fast]'``); ``--out`` writes elsewhere.
 """
 
