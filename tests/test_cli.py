@@ -51,8 +51,8 @@ def test_bad_option_is_a_clear_usage_error() -> None:
 @pytest.mark.parametrize(
     "args",
     [
-        ["selfplay", "--rules", "donut", "--bot", "expert", "--games", "1"],
-        ["arena", "--rules", "donut", "--seat", "expert", "--deals", "1"],
+        ["selfplay", "--rules", "donut", "--bot", "selfplay", "--games", "1"],
+        ["arena", "--rules", "donut", "--seat", "selfplay", "--deals", "1"],
         [
             "arena",
             "--rules",
@@ -60,7 +60,7 @@ def test_bad_option_is_a_clear_usage_error() -> None:
             "--pool",
             "heuristic",
             "--candidate",
-            "expert",
+            "selfplay",
             "--deals",
             "1",
         ],
@@ -69,10 +69,12 @@ def test_bad_option_is_a_clear_usage_error() -> None:
 def test_a_bot_that_does_not_play_the_game_is_refused_before_the_first_deal(
     args: list[str], tmp_path: Path
 ) -> None:
-    # Before, the expert refused Donut at its first turn, in a worker: a traceback, no figures.
+    # A bot that refuses a game (the learned policy knows only Call Break's actions) is
+    # found before the first deal; before, it refused at its first turn, in a worker: a
+    # traceback, no figures.
     result = runner.invoke(app, [*args], env={"COLUMNS": "300"})
     assert result.exit_code == 2, result.output
-    assert "cannot play Donut" in result.output and "use the heuristic" in result.output
+    assert "cannot play Donut" in result.output and "trained for Call Break" in result.output
     assert "Traceback" not in result.output
 
 

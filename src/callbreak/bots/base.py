@@ -152,9 +152,9 @@ def refusal(spec: str, rules: Rules) -> str | None:
     (a spec that names no bot, or bad options, raises ``ValueError`` as ``make_bot`` does).
 
     Every bot plays Call Break.  For the other games the bot is asked the first
-    decision of a deal, so that a bot that refuses a game (the expert searches
-    Call Break deals only) is found before a long run or a match relies on it,
-    not at its first turn.
+    decision of a deal, so that a bot that refuses a game (a learned policy
+    trained on Call Break's actions only) is found before a long run or a match
+    relies on it, not at its first turn.
     """
     from callbreak.engine import Deal
 

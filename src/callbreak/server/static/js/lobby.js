@@ -57,7 +57,7 @@ export async function renderLobby(main) {
     if (!info.levels.includes(wanted)) level.value = info.levels.includes("medium") ? "medium" : info.levels[0];
     const missing = meta.levels.filter((l) => !info.levels.includes(l));
     levelNote.textContent = missing.length
-      ? `${missing.join(" and ")} bots play only the Call Break games: ${info.title} is offered at ${info.levels.join(", ")}.`
+      ? `${missing.join(" and ")} bots do not play ${info.title}: it is offered at ${info.levels.join(", ")}.`
       : "";
     optionList.textContent = `Options of ${info.title}: ${info.options.map((o) => o.name).join(", ")}`;
   };
