@@ -189,7 +189,7 @@ def main() -> None:
     if base is None:
         print("  (install open_spiel to compare: pip install open_spiel)")
     if kernel is None:
-        print("  (install numba for the compiled kernel: pip install 'callbreak[fast]')")
+        print("  (install numba for the compiled kernel: pip install numba)")
     if args.presets != "none":
         names = Rules.presets() if args.presets == "all" else args.presets.split(",")
         print_presets(names, args.seconds, args.rounds)

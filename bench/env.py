@@ -120,7 +120,7 @@ def main() -> None:
     batch = batch_steps(args.seconds, n)
     threads = None
     if not kernels().compiled:
-        show(f"batch env, {n} tables, plain Python: pip install callbreak[fast]", batch)
+        show(f"batch env, {n} tables, plain Python: pip install numba", batch)
     else:
         import numba
 

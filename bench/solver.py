@@ -140,7 +140,7 @@ def main() -> None:
                 team = Solver(compiled=True, node_limit=args.node_limit, threads=threads)
                 report(f"13 tricks left, {threads} threads", *measure(team, worlds))
     else:
-        print("compiled solver: numba is not installed (pip install callbreak[fast])")
+        print("compiled solver: numba is not installed (pip install numba)")
     if args.python_deals > 0:
         plain = Solver(compiled=False, node_limit=args.node_limit)
         print("plain-Python solver:")

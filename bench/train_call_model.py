@@ -11,7 +11,7 @@ one thread.  A twentieth of the deals is held out and its loss printed.
     PYTHONPATH=src python bench/train_call_model.py --deals 300000 --seed 0
 
 With the defaults this takes 13 to 50 s (at most 30 s of CPU) on the project's 2-core machine
-(numba installed: ``pip install -e '.[fast]'``); ``--out`` writes elsewhere.
+(numba, a default dependency, compiles the playouts); ``--out`` writes elsewhere.
 """
 
 from __future__ import annotations

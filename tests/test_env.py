@@ -356,7 +356,7 @@ def _step_fast_and_engine(a: CallBreakEnv, b: CallBreakEnv, rng: random.Random) 
 @pytest.mark.parametrize("preset", CALL_PRESETS)
 def test_fast_env_steps_as_the_engine_does(preset: str) -> None:
     """Same vectors, masks, rewards and lifecycle, seeded deals (misdeals included)."""
-    pytest.importorskip("numba", reason="the kernel needs numba (callbreak[fast])")
+    pytest.importorskip("numba", reason="the kernel needs numba (a default dependency)")
     a, b = env(preset), env(preset, fast=False)
     assert a.fast and not b.fast
     steps = 0
@@ -370,7 +370,7 @@ def test_fast_env_steps_as_the_engine_does(preset: str) -> None:
 @pytest.mark.parametrize("preset", ["callbreak", "batak-koz-maca"])
 def test_fast_env_plays_whole_matches_as_the_engine_does(preset: str) -> None:
     """``reward="match"``: the match books each deal the kernel played, and deals the next."""
-    pytest.importorskip("numba", reason="the kernel needs numba (callbreak[fast])")
+    pytest.importorskip("numba", reason="the kernel needs numba (a default dependency)")
     a, b = env(preset, reward="match"), env(preset, reward="match", fast=False)
     assert a.fast and not b.fast
     a.reset(seed=6)
@@ -382,7 +382,7 @@ def test_fast_env_plays_whole_matches_as_the_engine_does(preset: str) -> None:
 
 
 def test_fast_env_plays_a_claimed_misdeal_and_a_void_deal_as_the_engine() -> None:
-    pytest.importorskip("numba", reason="the kernel needs numba (callbreak[fast])")
+    pytest.importorskip("numba", reason="the kernel needs numba (a default dependency)")
     rules = Rules.preset("callbreak")  # misdeal=claim, min_total_calls=8
     spadeless = [range(13, 26), [*range(0, 12), 51], range(26, 39), [12, *range(39, 51)]]
     hands = [[CARD_NAMES[c] for c in hand] for hand in spadeless]
@@ -404,7 +404,7 @@ def test_fast_env_plays_a_claimed_misdeal_and_a_void_deal_as_the_engine() -> Non
 
 
 def test_fast_env_refuses_an_illegal_card_naming_the_rule_and_changes_nothing() -> None:
-    pytest.importorskip("numba", reason="the kernel needs numba (callbreak[fast])")
+    pytest.importorskip("numba", reason="the kernel needs numba (a default dependency)")
     e = env("callbreak-bhoos")
     e.reset(seed=8)
     for _ in range(4):
@@ -463,7 +463,7 @@ def test_batch_env_gives_the_aec_envs_vectors_masks_and_rewards() -> None:
 
 
 def test_batch_env_compiled_agrees_too() -> None:
-    pytest.importorskip("numba", reason="the compiled batch env needs numba (callbreak[fast])")
+    pytest.importorskip("numba", reason="the compiled batch env needs numba (a default dependency)")
     assert _play_batch_against_aec(compiled=True) >= 52
 
 
@@ -496,7 +496,7 @@ def test_batch_env_random_actions_are_legal_and_reproducible() -> None:
 def test_batch_env_parallel_steps_as_the_serial_one() -> None:
     """The threads change nothing: same deals (redeals and voided calls included), same
     vectors, masks, rewards, step after step."""
-    pytest.importorskip("numba", reason="the compiled batch env needs numba (callbreak[fast])")
+    pytest.importorskip("numba", reason="the compiled batch env needs numba (a default dependency)")
     rules = Rules.preset("callbreak-bhoos")  # misdeal=auto: redeals; min_total_calls voids
 
     def play(parallel: bool) -> list[np.ndarray]:
@@ -517,7 +517,7 @@ def test_batch_env_parallel_steps_as_the_serial_one() -> None:
 def test_batch_envs_stepped_in_turn_deal_as_each_alone() -> None:
     """Each env seeds the shared generator from its own seed and step count, so two envs
     stepped in turn (and a draw from numba's generator between steps) change nothing."""
-    pytest.importorskip("numba", reason="the compiled batch env needs numba (callbreak[fast])")
+    pytest.importorskip("numba", reason="the compiled batch env needs numba (a default dependency)")
     rules = Rules.preset("callbreak-bhoos")
 
     def run(batches: list[BatchCallBreak], meddle: bool) -> list[list[np.ndarray]]:

@@ -1,7 +1,7 @@
 """Whole random deals in one compiled loop, from the same rule source as ``Deal``.
 
 The kernel is written in the subset of Python that numba compiles.  With numba
-installed (``pip install callbreak[fast]``) ``compiled()`` jit-compiles this
+installed (a default dependency) ``compiled()`` jit-compiles this
 module's functions *and* the ``tricks`` helpers (``legal_mask``, ``beats``, ``nth_card``), so
 the compiled path cannot drift from the rules; without numba, ``interpreted()``
 runs the very same functions as plain Python (slowly, but identically).

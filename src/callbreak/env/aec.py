@@ -61,7 +61,7 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
     kernel, with the very same vectors, masks and rewards, about seven times faster; the deal
     (its seed, any misdeal claim) starts on the engine, and ``deal`` catches up with the
     kernel whenever it is read (in a match, the match also catches up at the end of each
-    deal, to book it).  It needs numba (``callbreak[fast]``); ``fast=False`` keeps every
+    deal, to book it).  It needs numba (a default dependency); ``fast=False`` keeps every
     step on the engine.
     """
 

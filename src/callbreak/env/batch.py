@@ -13,7 +13,7 @@ every table in the same compiled code (for random opponents, exploration, the
 bench).
 
 The play runs on the engine's own ``tricks.legal_mask`` and ``tricks.beats``,
-compiled by numba like ``engine/kernel.py`` (``pip install callbreak[fast]``);
+compiled by numba like ``engine/kernel.py`` (numba comes with every install);
 without numba the same functions run as plain Python (slowly, but the same).
 ``parallel=True`` spreads the tables over numba's threads (``NUMBA_NUM_THREADS``)
 with the very same results: the deals are still shuffled one table after

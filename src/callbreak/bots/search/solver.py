@@ -284,9 +284,7 @@ class Solver:
         if threads < 1:
             raise ValueError(f"threads must be at least 1, not {threads}")
         if threads > 1 and not compiled:
-            raise ValueError(
-                "threads > 1 needs the compiled solver: pip install 'callbreak[fast]' (numba)"
-            )
+            raise ValueError("threads > 1 needs the compiled solver: pip install numba")
         self.compiled = compiled
         self._helpers: list[tuple[Any, Any]] = []
         self._helper_nodes = 0
