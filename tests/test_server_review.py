@@ -151,13 +151,13 @@ async def test_a_review_reaches_only_its_own_seat_until_the_match_is_over(
     assert got == expected
 
 
-def test_a_game_the_solver_does_not_play_is_refused_with_the_reason(
-    server: ThreadServer,
-) -> None:
+def test_a_game_the_solver_does_not_play_is_reviewable(server: ThreadServer) -> None:
+    """Donut has no call for the solver: its table offers the review (by playouts), and a
+    deal not yet played is refused as unfinished, not as an unreviewable game."""
     created = create_table(server.http, preset="donut", options={})
     response = review(server, created["code"], 1, created["token"])
-    assert response.status_code == 422
-    assert "only for Call Break and Call Bridge" in response.text and "Donut" in response.text
+    assert response.status_code == 409, response.text
+    assert "Donut" not in response.text
 
 
 class _Gated:

@@ -76,7 +76,7 @@ def test_the_result_card_links_to_the_review(browser: Browser, server: ThreadSer
     context.close()
 
 
-def test_no_review_link_for_a_game_the_solver_does_not_play(
+def test_a_game_the_solver_does_not_play_is_reviewable_in_the_browser(
     browser: Browser, server: ThreadServer
 ) -> None:
     created = create_table(server.http, "Asha", preset="donut", options={}, seed=3, practice=True)
@@ -86,5 +86,5 @@ def test_no_review_link_for_a_game_the_solver_does_not_play(
     page.wait_for_selector("#start-btn")
     page.click("#start-btn")
     page.wait_for_selector(".felt")
-    assert page.evaluate("window.cb.state.table.reviewable") is False
+    assert page.evaluate("window.cb.state.table.reviewable") is True
     context.close()

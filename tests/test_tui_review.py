@@ -150,27 +150,26 @@ def test_the_table_never_waits_for_the_review() -> None:
         set_reviewer(old)
 
 
-def test_a_game_the_solver_does_not_play_says_so(analyst: FixedAnalyst) -> None:
+def test_a_game_the_solver_does_not_play_is_reviewed_by_playouts() -> None:
+    old = set_reviewer(Reviewer(lambda: Analyst(solver=Solver(compiled=False), expert=None)))
     session = make_session(2, rules=Rules.preset("donut"))
 
     async def scenario(pilot: Pilot[None], app: CallBreakApp) -> None:
         await play_by_keys(pilot, app, deals=1)
         screen = app.screen
         assert isinstance(screen, ChoiceScreen) and "result" in screen.title_text
-        assert "review" not in [value for _, value in screen.choices]
+        assert "review" in [value for _, value in screen.choices]
         await pilot.press("r")
-        await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), "the refusal")
+        shown = await review_shown(pilot, app)
+        assert shown.review is not None and shown.review.decisions
         text = screen_text(app)
-        assert "only for Call Break and Call Bridge" in text and "Donut" in text
-        await pilot.press("escape")
-        await wait_for(
-            pilot,
-            lambda: isinstance(app.screen, ChoiceScreen) and "result" in app.screen.title_text,
-            "the result again",
-        )
-        assert analyst.asked == []
+        assert "playouts with the hands shown" in text and "Trick  your decision" in text
+        assert "called" not in text.split("Review of deal 1", 1)[-1].splitlines()[1]
 
-    run_app(session, scenario)
+    try:
+        run_app(session, scenario, size=(120, 40))
+    finally:
+        set_reviewer(old)
 
 
 def test_the_real_analysis_of_a_whole_deal() -> None:

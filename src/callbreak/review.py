@@ -31,8 +31,8 @@ if TYPE_CHECKING:
     from callbreak.analysis import Analyst, DealReview
     from callbreak.engine import Deal, Match
 
-REVIEWED_GAMES = "Call Break and Call Bridge (and Batak Koz Maça)"
-"""The games whose deals can be reviewed, in words (``analysis.check_analysable``)."""
+REVIEWED_GAMES = "every game of the family"
+"""The games whose deals can be reviewed, in words."""
 
 
 class Analyses(Protocol):
@@ -53,17 +53,12 @@ class ReviewRefused(ValueError):
 
 
 def check_reviewable(rules: Rules) -> None:
-    """Raise ``ReviewRefused("unanalysable", …)`` unless the solver models ``rules``' deal."""
-    from callbreak.analysis import AnalysisError, check_analysable
+    """Raise ``ReviewRefused("unanalysable", …)`` unless ``rules``' deals can be reviewed.
 
-    try:
-        check_analysable(rules)
-    except AnalysisError:
-        raise ReviewRefused(
-            "unanalysable",
-            f"the review is available only for {REVIEWED_GAMES}: the solver does not play "
-            f"{rules.title} yet",
-        ) from None
+    Every game of the family can: the solver values the call games, playouts with the
+    hands shown value the others (``playout_review``).  A deal that cannot be dealt
+    again (no shuffle seed) is refused when its review runs (``Reviewer.review``); the
+    check stays so that the faces keep one place to ask."""
 
 
 def reviewable(rules: Rules) -> bool:
@@ -133,6 +128,8 @@ class Reviewer:
 
     def review(self, deal: Deal, seat: int, number: int) -> DealReview:
         """The review of ``deal`` (played out, numbered ``number``) for ``seat``."""
+        from callbreak.analysis import AnalysisError
+
         check_reviewable(deal.rules)
         with self._work:
             found = self.kept(deal, seat)
@@ -140,7 +137,10 @@ class Reviewer:
                 return found
             if self._analyst is None:
                 self._analyst = self.make_analyst()
-            answer = self._analyst.deal(deal, seat, number)
+            try:
+                answer = self._analyst.deal(deal, seat, number)
+            except AnalysisError as error:
+                raise ReviewRefused("unanalysable", str(error)) from None
             self.warm = True
             with self._lock:
                 self._kept[(deal, seat)] = answer

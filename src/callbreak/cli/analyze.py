@@ -59,11 +59,13 @@ def analyze(
 
     The expert's choice with only the seat's information tells a blunder from bad luck.
 
-    Call Break, its Bhoos preset, Call Bridge and Batak Koz Maça only.
+    The solver reviews Call Break, its Bhoos preset, Call Bridge and Batak Koz Maça; every
+    other game's decisions (bids, trump, discards, exchanges, drops and the cards) are valued by
+    playouts with the hands shown, the deal finished by the heuristic (docs/analysis.md).
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-    from callbreak.analysis import AnalysisError, Analyst, check_analysable, played_deals
+    from callbreak.analysis import AnalysisError, Analyst, played_deals
     from callbreak.record import RecordError, read_records
     from callbreak.record import replay as replay_record
 
@@ -75,7 +77,6 @@ def analyze(
                 f"{record} holds {len(records)} match(es)", param_hint="--match"
             )
         rebuilt = replay_record(records[match - 1]).match
-        check_analysable(rebuilt.rules)
     except (OSError, RecordError, AnalysisError) as error:
         typer.secho(located(record, error), fg="red", err=True)
         raise typer.Exit(1) from None
@@ -141,14 +142,15 @@ def _document(
 
 
 def _print(console: Console, title: str, seat: int, reviews: list[DealReview], every: bool) -> None:
-    from callbreak.analysis import signed
+    from callbreak.analysis import SOLVER, signed
 
-    console.print(f"[bold]{title}[/]: review of seat {seat}, all hands known, best defence")
+    method = reviews[0].method if reviews else SOLVER
+    how = "all hands known, best defence" if method == SOLVER else f"valued by {method}"
+    console.print(f"[bold]{title}[/]: review of seat {seat}, {how}")
     for review in reviews:
         console.print()
         console.print(
-            f"[bold]Deal {review.number}[/] (dealer {review.dealer}): called {review.call.call}, "
-            f"won {review.won}, scored {signed(review.call.scored)}"
+            f"[bold]Deal {review.number}[/] (dealer {review.dealer}): {review.heading('').strip()}"
         )
         console.print(f"  {review.call.text()}", highlight=False)
         shown = review.decisions if every else review.mistakes
@@ -156,7 +158,7 @@ def _print(console: Console, title: str, seat: int, reviews: list[DealReview], e
             if decision.mistake:
                 style = "red" if decision.verdict in ("blunder", "mistake") else "yellow"
                 console.print(f"  [{style}]{decision.text(review.call.call)}[/]", highlight=False)
-            elif decision.values is not None:
+            elif decision.values is not None and review.called:
                 value = decision.played_value
                 assert value is not None
                 console.print(

@@ -45,6 +45,11 @@ LEGEND = (
     "best defence. Red: a card that lost value where the expert, seeing only your cards, "
     "kept it; yellow: the expert would have lost it too (the hidden cards decided)."
 )
+PLAYOUT_LEGEND = (
+    "Every hand known, each choice (a bid, trump, a discard, an exchange, in or out, a card) "
+    "valued by playing the deal out from it with the heuristic at every seat: your points "
+    "less the others' mean. Red: a choice that lost value."
+)
 
 
 def faces(text: str) -> str:
@@ -80,14 +85,19 @@ def _signed(points: Points | None) -> str:
     return signed(points)
 
 
+def head_line(review: DealReview) -> str:
+    """The solver's call review, or how the playouts valued the deal."""
+    if review.called:
+        return "Call " + review.call.text().removeprefix("call ")
+    text = review.call.text()
+    return text[:1].upper() + text[1:]
+
+
 def review_body(review: DealReview, name: str = "You") -> list[RenderableType]:
     """The review of one deal as the screen shows it."""
     call = review.call.call
-    head = Text(
-        f"Deal {review.number}: {name} called {call}, won {review.won}, "
-        f"scored {_signed(review.call.scored)}",
-        style="bold",
-    )
+    head = Text(f"Deal {review.number}: {review.heading(name)}", style="bold")
+    noun = "cards" if review.called else "decisions"
     lines = Table.grid(padding=(0, 0))
     lines.add_column()
     for decision in review.decisions:
@@ -95,22 +105,26 @@ def review_body(review: DealReview, name: str = "You") -> list[RenderableType]:
     mistakes = len(review.mistakes)
     if mistakes:
         summary = (
-            f"{mistakes} of {len(review.decisions)} cards lost value "
+            f"{mistakes} of {len(review.decisions)} {noun} lost value "
             f"({_signed(-review.lost)} in all)"
         )
-    else:
+    elif review.called:
         summary = f"No card of the {len(review.decisions)} lost value: a perfect line."
+    else:
+        summary = f"No decision of the {len(review.decisions)} lost value: a perfect line."
     if review.unknown:
         summary += f"; {review.unknown} not valued (the search was stopped)"
     return [
         head,
         Text(summary, style="bold red" if mistakes else "bold green"),
-        Text(faces("Call " + review.call.text().removeprefix("call "))),
+        Text(faces(head_line(review))),
         Text(""),
-        Text("Trick  your card", style="bold underline"),
+        Text(
+            "Trick  your card" if review.called else "Trick  your decision", style="bold underline"
+        ),
         lines,
         Text(""),
-        Text(LEGEND, style="dim"),
+        Text(LEGEND if review.called else PLAYOUT_LEGEND, style="dim"),
     ]
 
 

@@ -645,19 +645,21 @@ function reviewText(text) {
 
 /** A review document (``callbreak.review.review_document``) as the page shows it. */
 function reviewNodes(review, name) {
+  const solved = review.method !== "playouts with the hands shown";
+  const noun = solved ? "card" : "decision";
   const mistakes = review.decisions.filter((d) => d.verdict === "blunder" || d.verdict === "mistake" || d.verdict === "hidden");
-  const lost = mistakes.length ? `${mistakes.length} of ${review.decisions.length} cards lost value (−${review.lost} in all).` : `No card of the ${review.decisions.length} lost value: a perfect line.`;
+  const lost = mistakes.length ? `${mistakes.length} of ${review.decisions.length} ${noun}s lost value (−${review.lost} in all).` : `No ${noun} of the ${review.decisions.length} lost value: a perfect line.`;
   const lines = review.decisions.map((d) => {
     const lostValue = d.verdict === "blunder" || d.verdict === "mistake" || d.verdict === "hidden";
-    const text = lostValue ? reviewText(d.text) : d.values ? `trick ${d.trick}: ${cardLabel(d.played)}, a best card` : reviewText(d.text);
+    const text = lostValue || !solved ? reviewText(d.text) : d.values ? `trick ${d.trick}: ${cardLabel(d.played)}, a best card` : reviewText(d.text);
     return el(`li.decision.${d.verdict}`, { "data-trick": d.trick, "data-verdict": d.verdict },
       text, lostValue ? el("strong.cost", { text: ` · cost ${d.lost}` }) : null);
   });
   return [
-    el("p.review-head", {}, el("strong", { text: `${name} called ${review.call.call}, won ${review.won}.` }), " ", lost),
-    el("p.review-call", { text: reviewText(`Call ${review.call.text.replace(/^call /, "")}`) }),
+    el("p.review-head", {}, el("strong", { text: solved ? `${name} called ${review.call.call}, won ${review.won}.` : `${name} won ${review.won} tricks.` }), " ", lost),
+    el("p.review-call", { text: solved ? reviewText(`Call ${review.call.text.replace(/^call /, "")}`) : reviewText(review.call.text) }),
     el("ol.plain.review-lines", {}, lines),
-    el("p.muted.small", { text: "Every hand known, each card valued as the points you still secure after it against best defence. Red: the expert, seeing only your cards, kept the value; amber: it would have lost it too (the hidden cards decided)." }),
+    el("p.muted.small", { text: solved ? "Every hand known, each card valued as the points you still secure after it against best defence. Red: the expert, seeing only your cards, kept the value; amber: it would have lost it too (the hidden cards decided)." : "Valued by playouts with the hands shown: every hand known, each choice (a bid, trump, a discard, an exchange, in or out, a card) played out with the heuristic at every seat, worth your points less the others' mean. Red: a choice that lost value." }),
   ];
 }
 
