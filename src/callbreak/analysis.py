@@ -31,10 +31,10 @@ tells the two apart: the ``expert`` bot, given only the seat's
 picks its card; when its card keeps the value the played card lost, the loss
 was a blunder; when it would have lost as much, it was the hidden cards.
 
-Only the games of the ``callbreak`` family of calls (Call Break, its Bhoos
-preset, Call Bridge, Batak Koz Maça) are analysed: the solver models their
-deal (four seats, fixed trump, one seat's call).  Other games are refused
-with ``AnalysisError``.  Every solver question is bounded by ``node_limit``;
+The solver analyses the call games whose deal is their hands (Call Break, its
+Bhoos preset, Call Bridge, Batak Koz Maça, Spades, Judgement: ``solved``);
+``Analyst.deal`` reviews every other game by playouts with the hands shown
+(``callbreak.playout_review``), and the review names its method.  Every solver question is bounded by ``node_limit``;
 a question that needs more is reported as unknown rather than waited for.
 """
 
@@ -48,7 +48,8 @@ from typing import Any
 from callbreak.bots.search.solver import NodeLimitExceeded, Solver
 from callbreak.bots.search.world import World
 from callbreak.cards import CARD_NAMES, RANK_COUNT
-from callbreak.engine.deal import Deal, play_rules
+from callbreak.engine.deal import Deal, dealing_of, play_rules
+from callbreak.engine.games import deal_round
 from callbreak.engine.match import Match
 from callbreak.points import Points
 from callbreak.rules import Rules
@@ -68,13 +69,14 @@ DEFAULT_EXPERT = "expert:deterministic=1,worlds=32,call_worlds=32"
 
 def solved(rules: Rules) -> bool:
     """Whether the exact solver values ``rules``' deals (else playouts do:
-    ``callbreak.playout_review``)."""
-    return rules.shape.calls
+    ``callbreak.playout_review``): a call game whose deal is its hands alone (Oh Hell's
+    face-up trump card and short hands are not the solver's deal)."""
+    return rules.shape.calls and dealing_of(rules) is deal_round
 
 
 def check_analysable(rules: Rules) -> None:
     """Raise ``AnalysisError`` unless the solver models ``rules``' deal: the call games'."""
-    if not rules.shape.calls:
+    if not solved(rules):
         raise AnalysisError(
             f"{rules.title} is not analysed yet: the solver plays the call games only "
             "(Call Break, Call Bridge, Batak Koz Maça)"

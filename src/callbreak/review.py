@@ -15,7 +15,11 @@ loop.
 Only a deal that is over is reviewed.  In the games the solver models (the
 call games: Call Break, Call Bridge, Batak Koz Maça) every card of such a deal
 was played face up, so its hands are public by then: the review, built from
-all four hands, tells nothing that the table did not see.
+all four hands, tells nothing that the table did not see.  The other games are
+reviewed by playouts with the hands shown (``playout_review``): the review lists
+only the seat's own decisions and their values, never another seat's cards,
+though the values were found with every card known (a nest laid away, a hand
+that sat out), as the method's name says.
 """
 
 from __future__ import annotations
