@@ -31,6 +31,7 @@ GAMES = [
     ("snarples", 5),
     ("donut", 6),
     ("horsethief", 3),
+    ("oh-hell", 4),
 ]
 
 

@@ -206,3 +206,21 @@ def test_one_review_for_many_askers_and_a_busy_queue_says_so() -> None:
         asyncio.run(scenario())
     finally:
         set_reviewer(old)
+
+
+@pytest.mark.asyncio
+async def test_a_donut_deal_is_reviewed_by_playouts(server: ThreadServer) -> None:
+    created = seeded_table(server, 3, preset="donut", options={})
+    code, host = created["code"], created["token"]
+    async with connect(server.ws, code, host) as me:
+        await me.send({"type": "start"})
+        await me.state_where(lambda s: s["table"]["status"] == "playing")
+        assert me.state is not None and me.state["table"]["reviewable"] is True
+        await play_turns([me], lambda: played(me, 1))
+        mine = review(server, code, 1, host)
+        assert mine.status_code == 200, mine.text
+        document = mine.json()["review"]
+        assert document["method"] == "playouts with the hands shown"
+        assert "playouts with the hands shown" in document["call"]["text"]
+        assert document["decisions"] and all(d["kind"] for d in document["decisions"])
+        assert all(d["text"] for d in document["decisions"])
