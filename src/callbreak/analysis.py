@@ -34,8 +34,9 @@ was a blunder; when it would have lost as much, it was the hidden cards.
 The solver analyses the call games whose deal is their hands (Call Break, its
 Bhoos preset, Call Bridge, Batak Koz Maça, Spades, Judgement: ``solved``);
 ``Analyst.deal`` reviews every other game by playouts with the hands shown
-(``callbreak.playout_review``), and the review names its method.  Every solver question is bounded by ``node_limit``;
-a question that needs more is reported as unknown rather than waited for.
+(``callbreak.playout_review``), and the review names its method.  Every
+solver question is bounded by ``node_limit``; a question that needs more is
+reported as unknown rather than waited for.
 """
 
 from __future__ import annotations
