@@ -35,9 +35,6 @@ if TYPE_CHECKING:
     from callbreak.analysis import Analyst, DealReview
     from callbreak.engine import Deal, Match
 
-REVIEWED_GAMES = "every game of the family"
-"""The games whose deals can be reviewed, in words."""
-
 
 class Analyses(Protocol):
     """What a reviewer needs of its analyst (``analysis.Analyst``; tests put a cheap one)."""
