@@ -184,7 +184,7 @@ class Call(Phase):
 
     def act(self, deal: DealState, action: Action) -> None:
         rules = deal.rules
-        call = _whole(action)
+        call = number_of(action)
         if call is None or not rules.min_call <= call <= rules.max_call:
             raise IllegalAction(
                 f"{action!r} is not a call: call a whole number from {rules.min_call} "
@@ -321,7 +321,7 @@ class Auction(Phase):
             part.bids.append((seat, PASS))
             part.passed |= {seat}
         else:
-            bid = action if type(action) is int else _whole(action)
+            bid = action if type(action) is int else number_of(action)
             if bid is None or not self._allowed(deal, part.contract, bid):
                 allowed = self._bids(deal, part.contract)
                 rules = deal.rules
@@ -584,7 +584,7 @@ class Play(Phase):
         return deal.names_of(deal.legal_mask())
 
 
-def _whole(action: Action) -> int | None:
+def number_of(action: Action) -> int | None:
     """An int from an int or a string of digits; None for anything else (bools too).
 
     Decimal digits only: ``"²"`` is a digit to ``str.isdigit`` but not a number to ``int``.
@@ -614,7 +614,7 @@ class OneRoundAuction(Auction):
             deal.log.append(Bid((self.name, seat, PASS)))
             part.bids.append((seat, PASS))
         else:
-            bid = action if type(action) is int else _whole(action)
+            bid = action if type(action) is int else number_of(action)
             if bid is None or not self._allowed(deal, part.contract, bid):
                 low = deal.rules.min_bid if part.contract is None else part.contract + 1
                 raise IllegalAction(

@@ -17,7 +17,7 @@ from callbreak.engine.actions import Action, CallMade
 from callbreak.engine.errors import IllegalAction
 from callbreak.engine.games import deal_round, deal_upcard_next
 from callbreak.engine.parts import DealState
-from callbreak.engine.phases import Calls, Phase, Play
+from callbreak.engine.phases import Calls, Phase, Play, number_of
 from callbreak.games import Dealing, Face, Game, Hints, Preset, register
 from callbreak.points import Points
 
@@ -70,16 +70,6 @@ class OhHellTrump(Phase):
         return False
 
 
-def _number(action: Action) -> int | None:
-    if isinstance(action, bool):
-        return None
-    if isinstance(action, int):
-        return action
-    if isinstance(action, str) and action.strip().isdecimal():
-        return int(action.strip())
-    return None
-
-
 class ExactCall(Phase):
     """Each seat once, from the seat after the dealer, bids 0 to the deal's tricks; under
     ``hook`` the last bid may not make the bids add up to the tricks."""
@@ -109,7 +99,7 @@ class ExactCall(Phase):
         return [bid for bid in range(deal.hand_size + 1) if bid != hooked]
 
     def act(self, deal: DealState, action: Action) -> None:
-        bid = _number(action)
+        bid = number_of(action)
         size = deal.hand_size
         if bid is None or not 0 <= bid <= size:
             raise IllegalAction(

@@ -16,7 +16,7 @@ from callbreak.engine.actions import Action, CallMade, Looked
 from callbreak.engine.errors import IllegalAction
 from callbreak.engine.games import deal_round
 from callbreak.engine.parts import DealState, Part, Pieces
-from callbreak.engine.phases import Calls, Phase, Play
+from callbreak.engine.phases import Calls, Phase, Play, number_of
 from callbreak.games import Face, Game, Hints, Preset, Scale, match_end_text, register
 from callbreak.points import Points
 
@@ -54,16 +54,6 @@ class Blind(Part):
         if seat in self.looked or seat in self.blind or deal.phase != "call":
             return {}
         return {"hand": (), "hand_mask": 0}
-
-
-def _number(action: Action) -> int | None:
-    if isinstance(action, bool):
-        return None
-    if isinstance(action, int):
-        return action
-    if isinstance(action, str) and action.strip().isdecimal():
-        return int(action.strip())
-    return None
 
 
 class SpadesCall(Phase):
@@ -121,7 +111,7 @@ class SpadesCall(Phase):
             deal.parts[Blind].blind |= {seat}
             self._record(deal, seat, BLIND_NIL, 0)
             return
-        bid = _number(action)
+        bid = number_of(action)
         most = self._most(deal, seat)
         if bid is None or not 0 <= bid <= most:
             rule = "cap_side_bids" if bid is not None and most < bid <= 13 else "max_call"
