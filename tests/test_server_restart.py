@@ -53,8 +53,12 @@ async def test_a_killed_server_resumes_every_table(kind: str, tmp_path: Path) ->
             await play_turns([me], mid_deal)
             # act, then kill while the bots answer (they wait 20 ms each)
             await me.state_where(lambda s: me.my_turn())
+            assert me.state is not None
+            at = me.state["seq"]
             await me.act()
-            await me.state_where(lambda s: s["last"] is not None and s["last"]["seat"] != 0)
+            # a bot's answer after our own action (the state before it could still match the
+            # looser test "a bot moved last", and the kill then lost sight of our card)
+            await me.state_where(lambda s: s["seq"] > at + 1 and s["last"]["seat"] != 0)
             server.kill()
             await asyncio.wait_for(me.closed.wait(), 10)
         before = me.state
