@@ -246,6 +246,33 @@ def test_rook_feeds_points_to_a_winning_partner() -> None:
     assert make_bot("heuristic", seed=7).act(observation) == "13G"
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_rook_voids_read_from_the_last_history_match_a_whole_read(seed: int) -> None:
+    """The policy reads only the tricks added since its last read (a playout asks after every
+    card); copies of one deal that part ways, read by turns, must each get their own voids."""
+    rules = Rules.preset("rook-call-partner")
+    deal = Deal(rules, seed=seed, dealer=seed % 4)
+    heuristic = make_bot("heuristic", seed=seed)
+    while deal.to_act is not None and len(deal.history) < 3:
+        deal.act(heuristic.act(deal.observation(deal.to_act)))
+    copies = [deal.copy(), deal.copy(), Deal(rules, seed=seed + 10, dealer=0)]
+    bots = [make_bot("random", seed=seed * 3 + i) for i in range(len(copies))]
+    checked = 0
+    while any(d.to_act is not None for d in copies):
+        for each, bot in zip(copies, bots, strict=True):
+            if each.to_act is None:
+                continue
+            observation = each.observation(each.to_act)
+            if observation.phase == "play":
+                deck = rook_policy._deck(observation)
+                whole = (*observation.history, observation.trick)
+                expected = rook_policy._shown_voids(whole, rules.players, deck)
+                assert rook_policy._Table.read(observation, deck).voids == expected
+                checked += 1
+            each.act(bot.act(observation))
+    assert checked > 3 * rules.hand_size
+
+
 # ------------------------------------------------------------------ the expert
 @pytest.mark.parametrize("preset", ["batak-ihale", "rook-call-partner"])
 def test_expert_searches_games_past_call_break(preset: str) -> None:

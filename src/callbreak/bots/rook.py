@@ -16,11 +16,15 @@ low to high ``2 .. 10, Rook, 11 .. 14, 1``.  Until trump is named the Rook is
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from callbreak.bots.trickplay import TrickPlayer
 from callbreak.cards import cards_of
 from callbreak.decks import ROOK_COLOURS, ROOK_DECK, ROOK_FREE, ROOK_STRIDE, Deck
 from callbreak.engine import Action, Observation
 from callbreak.engine.games import ROOK_CARD_POINTS
+from callbreak.engine.observation import TrickView
 from callbreak.engine.tricks import beats
 
 MASKS = ROOK_DECK.suit_masks
@@ -204,6 +208,38 @@ def play(observation: Observation) -> str:
     return deck.names[card]
 
 
+def _shown_voids(tricks: Sequence[TrickView], n: int, deck: Deck) -> list[int]:
+    """The colours each seat showed it lacks by not following in ``tricks`` (bit per colour)."""
+    inputs = deck.inputs
+    voids = [0] * n
+    for view in tricks:
+        cards = [inputs[name] for name in view.cards]
+        for seat, card in zip(view.seats(n)[1:], cards[1:], strict=True):
+            if colour(card) != colour(cards[0]):
+                voids[seat] |= 1 << colour(cards[0])
+    return voids
+
+
+_SHOWN: list[Any] = [(), None, None, []]
+"""The last history read, its seat count and deck, and the voids its tricks showed.  A
+playout reads the table after every card; the completed tricks' views are shared between
+those observations (and between copies of a deal), so only the tricks added since are read."""
+
+
+def _history_voids(history: Sequence[TrickView], n: int, deck: Deck) -> list[int]:
+    """``_shown_voids`` of the completed tricks, continuing the last history read when this
+    one extends it (the same view objects up to where that one ended)."""
+    seen, players, seen_deck, voids = _SHOWN
+    at = len(seen)
+    same = players == n and seen_deck is deck and at <= len(history)
+    if not same or (at and history[at - 1] is not seen[-1]):
+        at, voids = 0, [0] * n
+    more = _shown_voids(history[at:], n, deck)
+    voids = [a | b for a, b in zip(voids, more, strict=True)]
+    _SHOWN[:] = (history, n, deck, voids)
+    return voids
+
+
 class _Table:
     """What this seat knows in the play: unseen cards, shown voids, the trick so far."""
 
@@ -235,12 +271,9 @@ class _Table:
     def read(cls, observation: Observation, deck: Deck) -> _Table:
         n = observation.players
         inputs = deck.inputs
-        voids = [0] * n
-        for view in (*observation.history, observation.trick):
-            cards = [inputs[name] for name in view.cards]
-            for seat, card in zip(view.seats(n)[1:], cards[1:], strict=True):
-                if colour(card) != colour(cards[0]):
-                    voids[seat] |= 1 << colour(cards[0])
+        voids = _history_voids(observation.history, n, deck)
+        shown = _shown_voids((observation.trick,), n, deck)
+        voids = [a | b for a, b in zip(voids, shown, strict=True)]
         known = observation.hand_mask | observation.played_mask
         if observation.discards:
             known |= deck.parse_hand(list(observation.discards))

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from callbreak.engine.games import card_points, deal_with_nest
+from callbreak.decks import ROOK_FREE
+from callbreak.engine.games import ROOK_CARD_POINTS, card_points, deal_with_nest
 from callbreak.engine.phases import Auction, Discard, Partner, Play, Trump
 from callbreak.games import Face, Game, Hints, Preset, Scale, register
 from callbreak.points import Points
@@ -24,12 +25,17 @@ def _swing(rules: Scale) -> float:
     return 200.0
 
 
+_CARD_VALUE = [ROOK_CARD_POINTS.get(card, 0) for card in range(ROOK_FREE + 1)]
+"""Card points by card number, every card of the deck up to the unplaced Rook (as the
+engine's table counts them; a list, since a playout reads it for every trick at every card)."""
+
+
 def points_taken(deal: Deal) -> list[int]:
     """Card points each seat has taken in tricks so far (public: every trick is seen);
     the last trick's bonus and the discarded nest go to its winner once the deal ends."""
     taken = [0] * deal.players
-    for _, cards, winner in deal.history:
-        taken[winner] += card_points(sum(1 << c for c in cards))
+    for _, cards, winner in deal.history:  # every observation of a playout counts them all
+        taken[winner] += sum(map(_CARD_VALUE.__getitem__, cards))
     if deal.history and len(deal.history) == deal.rules.hand_size:
         last_winner = deal.history[-1][2]
         taken[last_winner] += deal.rules.last_trick_points + card_points(deal.discards)
