@@ -193,14 +193,9 @@ class Call(Phase):
             )
         seat = deal.to_act
         assert seat is not None
-        deal.log.append(CallMade((self.name, seat, call)))
-        calls = deal.parts[Calls].calls
-        calls[seat] = call
-        nxt = deal.next_seat(seat)
-        if calls[nxt] is None:
-            deal.to_act = nxt
+        if not take_call(deal, self.name, seat, call, call):
             return
-        total = sum(c for c in calls if c is not None)
+        total = sum(c for c in deal.parts[Calls].calls if c is not None)
         if rules.min_total_calls is not None and total < rules.min_total_calls:
             deal.void(f"calls total {total}, below min_total_calls={rules.min_total_calls}")
             return
@@ -582,6 +577,20 @@ class Play(Phase):
 
     def legal(self, deal: DealState) -> list[Any]:
         return deal.names_of(deal.legal_mask())
+
+
+def take_call(deal: DealState, phase: str, seat: int, said: Action, call: int) -> bool:
+    """Log ``seat``'s call as ``said`` and keep it as ``call``, then pass the turn to the
+    next seat that has not called; True once every seat has, when the calling phase ends
+    its own way (a total too low, the play)."""
+    deal.log.append(CallMade((phase, seat, said)))
+    calls = deal.parts[Calls].calls
+    calls[seat] = call
+    nxt = deal.next_seat(seat)
+    if calls[nxt] is None:
+        deal.to_act = nxt
+        return False
+    return True
 
 
 def number_of(action: Action) -> int | None:

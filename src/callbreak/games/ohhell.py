@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from callbreak.engine.actions import Action, CallMade
+from callbreak.engine.actions import Action
 from callbreak.engine.errors import IllegalAction
 from callbreak.engine.games import deal_round, deal_upcard_next
 from callbreak.engine.parts import DealState
-from callbreak.engine.phases import Calls, Phase, Play, number_of
+from callbreak.engine.phases import Calls, Phase, Play, number_of, take_call
 from callbreak.games import Dealing, Face, Game, Hints, Preset, register
 from callbreak.points import Points
 
@@ -113,13 +113,7 @@ class ExactCall(Phase):
             )
         seat = deal.to_act
         assert seat is not None
-        deal.log.append(CallMade((self.name, seat, bid)))
-        calls = deal.parts[Calls].calls
-        calls[seat] = bid
-        nxt = deal.next_seat(seat)
-        if calls[nxt] is None:
-            deal.to_act = nxt
-        else:
+        if take_call(deal, self.name, seat, bid, bid):
             deal.advance()
 
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from callbreak.engine.actions import Action, CallMade, Looked
+from callbreak.engine.actions import Action, Looked
 from callbreak.engine.errors import IllegalAction
 from callbreak.engine.games import deal_round
 from callbreak.engine.parts import DealState, Part, Pieces
-from callbreak.engine.phases import Calls, Phase, Play, number_of
+from callbreak.engine.phases import Calls, Phase, Play, number_of, take_call
 from callbreak.games import Face, Game, Hints, Preset, Scale, match_end_text, register
 from callbreak.points import Points
 
@@ -120,13 +120,7 @@ class SpadesCall(Phase):
         self._record(deal, seat, bid, bid)
 
     def _record(self, deal: DealState, seat: int, said: int | str, bid: int) -> None:
-        deal.log.append(CallMade((self.name, seat, said)))
-        calls = deal.parts[Calls].calls
-        calls[seat] = bid
-        nxt = deal.next_seat(seat)
-        if calls[nxt] is None:
-            deal.to_act = nxt
-        else:
+        if take_call(deal, self.name, seat, said, bid):
             deal.advance()
 
 
