@@ -34,6 +34,7 @@ OLD_DEFAULTS: dict[str, Any] = {
     "models_in_calls": False,
     "trust": 0.2,
     "call_model": 0.0,  # added with the learned call model: off, as before
+    "read_play": False,  # added with the family search's reading of the play: off
 }
 
 
@@ -41,7 +42,7 @@ def test_the_defaults_are_the_measured_ones() -> None:
     config = ExpertConfig()
     assert dataclasses.asdict(config) == OLD_DEFAULTS
     assert PRESETS["expert"] == config
-    assert len(dataclasses.fields(ExpertConfig)) == 16
+    assert len(dataclasses.fields(ExpertConfig)) == 17
 
 
 def test_the_config_is_frozen_and_replace_checks_again() -> None:

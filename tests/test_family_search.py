@@ -9,6 +9,7 @@ and inside the budget.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
@@ -221,3 +222,76 @@ def test_one_world_never_overrules_the_heuristic() -> None:
         action = bot.act(observation)
         assert action == heuristic.act(observation)
         deal.act(action)
+
+
+def _late_observation(preset: str, players: int, tricks: int, seed: int = 4) -> object:
+    """A seat's observation after ``tricks`` whole tricks of a heuristic deal (the others'
+    cards then say something about their hands)."""
+    rules = _rules(preset, players)
+    bots = [HeuristicBot(seed=s) for s in range(players)]
+    deal = Deal(rules, seed=seed, dealer=0)
+    while deal.to_act is not None:
+        observation = deal.observation(deal.to_act)
+        if deal.phase == "play" and len(observation.history) >= tricks:
+            return observation
+        deal.act(bots[deal.to_act].act(observation))
+    raise AssertionError("the deal ended first")
+
+
+def test_the_others_decisions_weigh_the_worlds_by_surprise() -> None:
+    """Without ``trust`` a world weighs ``surprise`` to the power of the others' decisions the
+    heuristic would not have taken with its hands: so some worlds weigh less than others,
+    and none more than 1; with ``surprise`` 1 every world weighs 1."""
+    observation = _late_observation("batak-ihale", 4, 6)
+    rng = random.Random(9)
+    plain = FamilyWorlds(observation)  # type: ignore[arg-type]
+    for _ in range(10):
+        assert plain.draw(rng) is not None and plain.weight == 1.0
+    worlds = FamilyWorlds(observation, surprise=0.1)  # type: ignore[arg-type]
+    weights = []
+    for _ in range(40):
+        if worlds.draw(rng) is not None:
+            weights.append(worlds.weight)
+    strays = [round(math.log(w) / math.log(0.1), 6) for w in weights]
+    assert all(s == int(s) and s >= 0 for s in strays)
+    assert len(set(strays)) > 1
+
+
+def test_with_trust_a_seat_that_strays_counts_as_a_random_player() -> None:
+    """The mixture bounds what one seat's decisions can do to a world: against the plain
+    factor per decision, the weights with ``trust`` spread over a narrower range."""
+    observation = _late_observation("snarples", 3, 3)
+    rng = random.Random(2)
+    spreads = []
+    for trust in (None, 0.2):
+        worlds = FamilyWorlds(observation, surprise=0.02, trust=trust)  # type: ignore[arg-type]
+        logs: list[float] = []
+        while len(logs) < 30:
+            if worlds.draw(rng) is not None:
+                logs.append(math.log(worlds.weight))
+        spreads.append(max(logs) - min(logs))
+    assert spreads[1] < spreads[0]
+
+
+def test_reading_the_play_is_reproducible_and_legal() -> None:
+    """The expert reads the others' decisions with ``read_play=1``: under a seed it gives the
+    same legal answers twice (the replayed candidates come from the bot's own stream)."""
+    observation = _late_observation("snarples", 3, 1)
+    answers = []
+    for _ in range(2):
+        bot = make_bot("expert:deterministic=1,read_play=1", seed=5)
+        answers.append(bot.act(observation))  # type: ignore[arg-type]
+    assert answers[0] == answers[1] and answers[0] in observation.legal  # type: ignore[attr-defined]
+    assert make_bot("expert:read_play=1")._family.surprise < 1  # type: ignore[attr-defined]
+    assert make_bot("expert:read_play=0")._family.surprise == 1  # type: ignore[attr-defined]
+
+
+def test_weighed_worlds_count_as_fewer_in_the_margin_rule() -> None:
+    """The same paired differences are significant over equal worlds and not once one world
+    carries nearly all the weight (Kish's effective size)."""
+    bot = FamilySearchBot(seed=0)
+    bot._rows = [[0.0, 1.0], [0.0, 1.2], [0.0, 0.8], [0.0, 1.1], [0.0, -0.5]]
+    bot._weights = [1.0] * 5
+    assert bot._significant(1)
+    bot._weights = [1.0, 1e-6, 1e-6, 1e-6, 1e-6]
+    assert not bot._significant(1)

@@ -46,6 +46,12 @@ from callbreak.rules import Rules
 _SAFETY = 0.85
 """Share of the budget spent searching; the rest covers the last solve and the answer."""
 
+_TIE_DIGITS = 9
+"""Decimals a card's or a call's value is compared at.  Cards of equal worth (the QH, JH
+and TH of one suit with the AH gone) come out of the weighted sums a last bit apart,
+and which bit depends on the CPU's vector exp, so without rounding the same seed
+played differently from machine to machine."""
+
 _BATCH = 16
 """Worlds sampled and played out together (one call into the compiled playouts)."""
 _CALL_SPREAD = 3
@@ -235,7 +241,11 @@ class ExpertBot:
         self._heuristic = HeuristicBot(seed=seed)
         self._solver: Any = None
         self._family = FamilySearchBot(
-            seed=seed, budget_ms=config.budget_ms, deterministic=config.deterministic
+            seed=seed,
+            budget_ms=config.budget_ms,
+            deterministic=config.deterministic,
+            surprise=config.surprise if config.read_play else 1.0,
+            trust=config.trust,
         )
         """The search of the games past the call games (``Game.policy`` other than theirs)."""
 
@@ -296,7 +306,14 @@ class ExpertBot:
             ready = solver is not None or _playouts(wait=False) is not None
             self.fell_back = "no world searched in time" if ready else "search not compiled yet"
             return fallback
-        return max(legal, key=lambda c: (points[c], tricks[c], c == fallback))
+        return max(
+            legal,
+            key=lambda c: (
+                round(points[c], _TIE_DIGITS),
+                round(tricks[c], _TIE_DIGITS),
+                c == fallback,
+            ),
+        )
 
     def _solved(
         self, observation: Observation, legal: list[int], deadline: float, solver: Any
@@ -446,7 +463,7 @@ class ExpertBot:
             hist = blended(observation, hist, self.call_model)
         own_table = self._call_table(observation.rules, lo, lo + len(rivals) - 1)
         expected = (self._widened(hist, observation.rules) * own_table).sum(axis=1) + rivals
-        return lo + int(numpy.argmax(expected))
+        return lo + int(numpy.argmax(numpy.round(expected, _TIE_DIGITS)))
 
     def _widened(self, hist: Any, rules: Rules) -> Any:
         """``hist[k, t]`` with ``call_spread`` of each count's weight moved one trick down

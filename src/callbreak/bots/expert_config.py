@@ -1,7 +1,7 @@
 """The expert's options as one frozen value, and the named presets the arena measured.
 
-Fifteen keywords on a constructor are hard to pass around, compare or record: an
-experiment that changes one option must repeat the other fourteen.  ``ExpertConfig``
+Seventeen keywords on a constructor are hard to pass around, compare or record: an
+experiment that changes one option must repeat the other sixteen.  ``ExpertConfig``
 holds them all, checked once when it is made; ``replace`` derives a variant, and a
 bot spec (``expert:worlds=64``) is a preset with a few fields replaced
 (``ExpertConfig.from_options``).  Why each default is what it is, measured on the
@@ -72,6 +72,11 @@ class ExpertConfig:
     """Weight of the learned forecast of the hand's tricks (``bots.learned.callmodel``)
     blended into the playouts' distribution before a call is scored (0: the playouts
     alone, 1: the forecast alone); read only in Call Break's deal, which it learned."""
+    read_play: int = 0
+    """1: in the games searched over engine deals (docs/bots.md, the expert in the other
+    games) the others' cards and public decisions weigh the worlds by ``surprise`` and
+    ``trust`` too, as the play does in the call games; 0: the hard facts alone there.  Off:
+    at 100 ms a decision it showed no edge (docs/expert-experiments.md).  Kept as a bool."""
 
     def __post_init__(self) -> None:
         if self.budget_ms <= 0:
@@ -103,6 +108,7 @@ class ExpertConfig:
         set_field(self, "call_model", float(self.call_model))
         set_field(self, "deterministic", bool(self.deterministic))
         set_field(self, "models_in_calls", bool(self.models_in_calls))
+        set_field(self, "read_play", bool(self.read_play))
         set_field(self, "trust", self.trust or None)
 
     @property
@@ -153,6 +159,7 @@ V1: dict[str, Any] = {
     "models_in_calls": 0,
     "trust": 0.2,
     "call_model": 0.0,
+    "read_play": 0,
 }
 """The expert of 2026-11-25, every field written out (the ``expert-v1`` bot of the ladder):
 a later change of a default cannot move it, and a new field must be pinned here to the

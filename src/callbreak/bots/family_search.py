@@ -44,6 +44,9 @@ def finish(deal: Deal, players: list[HeuristicBot]) -> list[float]:
     return [float(p) for p in points]
 
 
+_OVERSAMPLE = 4
+"""Candidate worlds replayed per world played out, where the others' decisions weigh them."""
+
 _BIDS = 5
 """Bids weighed at one decision of an auction: those nearest the heuristic's own."""
 
@@ -75,11 +78,13 @@ class FamilySearchBot:
         deterministic: int = 0,
         surprise: float = 1.0,
         margin: float = 1.0,
+        trust: float | None = None,
     ) -> None:
         """``worlds``: the worlds played out with ``deterministic=1`` (the clock decides
-        otherwise); ``rivalry``: weight of the others' mean points; ``surprise``: see
-        ``FamilyWorlds``; ``margin``: standard errors by which the worlds must prefer an
-        action to the heuristic's before it is played (``_significant``; 0: the best)."""
+        otherwise); ``rivalry``: weight of the others' mean points; ``surprise`` and
+        ``trust``: how the others' decisions weigh the worlds (``FamilyWorlds``);
+        ``margin``: standard errors by which the worlds must prefer an action to the
+        heuristic's before it is played (``_significant``; 0: the best)."""
         if budget_ms <= 0:
             raise ValueError("budget_ms must be positive")
         if worlds < 1:
@@ -90,8 +95,12 @@ class FamilySearchBot:
         if not 0 < surprise <= 1:
             raise ValueError("surprise is a likelihood factor: more than 0, at most 1")
         self.surprise = surprise
+        if trust is not None and not 0 <= trust <= 1:
+            raise ValueError("trust is a probability: 0 to 1 (0: surprise per decision alike)")
+        self.trust = trust or None
         self.margin = margin
         self._rows: list[list[float]] = []
+        self._weights: list[float] = []
         self.deterministic = bool(deterministic)
         self._rng = random.Random(seed)
         self._heuristic = HeuristicBot(seed=seed)
@@ -132,12 +141,40 @@ class FamilySearchBot:
         same worlds clearly prefer another.
         """
         diffs = [row[column] - row[0] for row in self._rows]
-        n = len(diffs)
-        if n < 2:
+        weights = self._weights
+        total = sum(weights)
+        if len(diffs) < 2 or total <= 0:
             return False
-        mean = sum(diffs) / n
-        spread = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        # Worlds weighed by the others' decisions count as fewer worlds: Kish's effective
+        # size; with equal weights this is the plain standard error.
+        n = total**2 / sum(w * w for w in weights)
+        if n < 2:
+            return False  # less than two worlds' worth of weight shows nothing
+        mean = sum(w * d for w, d in zip(weights, diffs, strict=True)) / total
+        spread = sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs, strict=True)) / total
+        spread *= n / (n - 1)
         return bool(mean > self.margin * math.sqrt(spread / n))
+
+    def _draw(self, worlds: FamilyWorlds) -> tuple[Deal | None, float]:
+        """A world to play out and its weight.  Where the others' decisions weigh the worlds,
+        ``_OVERSAMPLE`` candidates are drawn and one is kept in proportion to its weight,
+        which then counts as 1: a replay costs far less than playing every action out, and
+        weighing the played-out worlds instead would leave few that count."""
+        if worlds.surprise >= 1.0:
+            return worlds.draw(self._rng), 1.0
+        found: list[tuple[Deal, float]] = []
+        for _ in range(_OVERSAMPLE):
+            world = worlds.draw(self._rng)
+            if world is not None:
+                found.append((world, worlds.weight))
+        if not found:
+            return None, 0.0
+        pick = self._rng.random() * sum(w for _, w in found)
+        for world, weight in found:
+            pick -= weight
+            if pick <= 0:
+                return world, 1.0
+        return found[-1][0], 1.0
 
     def evaluate(
         self, observation: Observation, deadline: float, actions: list[Any] | None = None
@@ -148,11 +185,12 @@ class FamilySearchBot:
         for ``_significant``."""
         legal = list(observation.legal) if actions is None else actions
         self._rows = []
+        self._weights = []
         game = observation.rules.shape
         sign = -1.0 if game.lowest_wins else 1.0
         seat = observation.seat
         others = max(1, observation.players - 1)
-        worlds = FamilyWorlds(observation, self.surprise)
+        worlds = FamilyWorlds(observation, self.surprise, self.trust)
         players = [HeuristicBot(seed=s) for s in range(observation.players)]
         totals = dict.fromkeys(legal, 0.0)
         weights = 0.0
@@ -166,7 +204,7 @@ class FamilySearchBot:
             elif done >= self.worlds * 8 or time.perf_counter() + slowest > deadline:
                 break  # enough worlds for any decision, or the next would end too late
             started = time.perf_counter()
-            world = worlds.draw(self._rng)
+            world, weight = self._draw(worlds)
             if world is None:
                 failures += 1
                 if not self.deterministic and failures > 4 * (done + 1):
@@ -186,9 +224,10 @@ class FamilySearchBot:
             if len(values) < len(legal):
                 break
             self._rows.append(values)
+            self._weights.append(weight)
             for action, value in zip(legal, values, strict=True):
-                totals[action] += worlds.weight * value
-            weights += worlds.weight
+                totals[action] += weight * value
+            weights += weight
             done += 1
             self.searched = done
             slowest = max(slowest, time.perf_counter() - started)

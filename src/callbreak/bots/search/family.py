@@ -28,6 +28,7 @@ the engine's own rules, never by a copy of them.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -99,15 +100,29 @@ def _slots(observation: Observation, deck: Deck, hand_size: int) -> _Slots:
 class FamilyWorlds:
     """Draws worlds (``Deal`` objects at the seat's position) for one observation."""
 
-    def __init__(self, observation: Observation, surprise: float = 1.0) -> None:
-        """``surprise``: the weight factor of a world for each public decision of another
-        seat (a bid, trump, in or out) that the heuristic would not have taken with the
-        hand the world gives it (1: the decisions say nothing about the hands)."""
+    def __init__(
+        self, observation: Observation, surprise: float = 1.0, trust: float | None = None
+    ) -> None:
+        """``surprise``: the weight factor of a world for each decision of another seat (a
+        bid, trump, in or out, a card) that the heuristic would not have taken with the
+        hand the world gives it (1: the decisions say nothing about the hands).  With
+        ``trust`` the decisions are read seat by seat as a mixture, as the call games'
+        sampler reads the play (``search.sampler``): with probability ``trust`` the seat
+        decides like the heuristic, else it counts as choosing at random, so a seat that
+        strays in every world stops steering them."""
         self.observation = observation
         self.surprise = surprise
+        self.trust = trust
+        self._keep = (1 - surprise) / (1 + 3 * surprise)
+        """The mixture's chance of the heuristic's own action: with four legal actions,
+        another one then weighs ``surprise`` times as much (as in ``search.sampler``)."""
         self.weight = 1.0
-        """The weight of the last world drawn (``surprise`` per decision it does not explain)."""
+        """The weight of the last world drawn: how well the heuristic explains the others'
+        decisions in it (1 when they are not read)."""
         self._models: list[Any] = []
+        self._logs: dict[int, list[float]] = {}
+        """Per other seat, the log likelihood of its decisions so far in the world being
+        replayed: ``[as the heuristic's mixture, as a random player]``."""
         self.seat = observation.seat
         rules = observation.rules
         self.deck = deck = DECKS[rules.shape.deck]
@@ -296,6 +311,7 @@ class FamilyWorlds:
     def _replay(self, order: Sequence[int], rng: random.Random) -> Deal | None:
         obs = self.observation
         self.weight = 1.0
+        self._logs = {}
         try:
             deal = Deal(
                 obs.rules,
@@ -308,11 +324,15 @@ class FamilyWorlds:
                 return None
             if obs.phase == _PLAY:
                 for name in self.moves:
+                    if deal.to_act is not None:
+                        self._weigh(deal, deal.to_act, name)
                     deal.act(name)
         except IllegalAction:
             return None
         if self._signature(observe(deal, self.seat)) != self.target:
             return None
+        if self._logs:
+            self.weight = math.exp(sum(self._mixed(logs) for logs in self._logs.values()))
         return deal
 
     def _before_play(self, deal: Deal, rng: random.Random) -> bool:
@@ -369,14 +389,39 @@ class FamilyWorlds:
         return True
 
     def _weigh(self, deal: Deal, seat: int, action: object) -> None:
-        """Weigh the world by how well the heuristic, holding this world's hand, explains
-        another seat's public decision (``surprise``)."""
+        """Count how well the heuristic, holding this world's hand, explains another seat's
+        decision (a public one or a card): the world's weight is made of these once the
+        replay ends (``_mixed``)."""
         if self.surprise >= 1.0 or seat == self.seat or deal.phase in SECRET_PHASES:
             return
         if not self._models:
             self._models = [HeuristicBot(seed=s) for s in range(deal.players)]
-        if self._models[seat].act(observe(deal, seat)) != action:
-            self.weight *= self.surprise
+        view = observe(deal, seat)
+        options = max(1, len(view.legal))
+        if options == 1:
+            return  # a forced action says nothing about the hand
+        pick = self._models[seat].act(view)
+        agrees = pick == action or str(pick) == str(action)
+        logs = self._logs.setdefault(seat, [0.0, 0.0])
+        if self.trust is None:
+            logs[0] += 0.0 if agrees else math.log(self.surprise)
+            return
+        stray = (1 - self._keep) / options
+        logs[0] += math.log(self._keep + stray if agrees else stray)
+        logs[1] -= math.log(options)
+
+    def _mixed(self, logs: list[float]) -> float:
+        """One seat's log weight: its decisions as the heuristic's mixture, or without
+        ``trust`` the plain factor per decision the heuristic would not have taken."""
+        model, plain = logs
+        if self.trust is None:
+            return model
+        if self.trust >= 1.0:
+            return model
+        high = max(model, plain)
+        return high + math.log(
+            self.trust * math.exp(model - high) + (1 - self.trust) * math.exp(plain - high)
+        )
 
     def _likely_first(self, legal: list[Any]) -> list[Any]:
         """The legal actions with those the observation names first (the next bid, trump,

@@ -1,0 +1,142 @@
+"""How strong the expert is in each game of the family: the table of docs/bots.md.
+
+For each table (a preset at a seat count) the expert at ``--budget-ms`` takes one
+seat and ``--against`` the others, on duplicate deals with the seats rotated, by
+running ``callbreak arena ... --json`` (the command a user would type, printed
+before each run).  It prints one Markdown row per table: points per deal, the
+paired edge (signed so that positive is better, countdown games included), the
+share of matches won with a 95% Wilson interval against par (one over the
+seats), the decision times and the fallbacks.
+
+    python bench/family_strength.py [--tables snarples@3,donut@4,...] [--deals 200]
+        [--budget-ms 100] [--against heuristic] [--workers 2] [--seed 1]
+
+A table's deal sets may be given with it (``snarples@8:120``); ``--deals`` is the
+rest's.  The share of matches won counts a shared win as its share, so the
+interval is an approximation where ties are common.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import shlex
+import subprocess
+import sys
+import time
+from typing import Any
+
+DEFAULT_TABLES = (
+    "batak-ihale@4",
+    "rook-call-partner@4",
+    "snarples@3",
+    "snarples@5",
+    "snarples@8",
+    "donut@4",
+    "donut@6",
+    "horsethief@3",
+    "horsethief@5",
+)
+"""The tables issue 29 asks figures for (the preset, then its seat count)."""
+
+_Z = 1.96
+"""The normal quantile of a two-sided 95% interval."""
+
+
+def wilson(share: float, count: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a share observed over ``count`` trials.
+
+    >>> low, high = wilson(0.5, 100)
+    >>> round(low, 3), round(high, 3)
+    (0.404, 0.596)
+    """
+    if count <= 0:
+        return 0.0, 1.0
+    z2 = _Z * _Z
+    centre = (share + z2 / (2 * count)) / (1 + z2 / count)
+    half = _Z * math.sqrt(share * (1 - share) / count + z2 / (4 * count * count))
+    half /= 1 + z2 / count
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def command(table: str, deals: int, args: argparse.Namespace) -> list[str]:
+    """The arena command for one table, as a user would type it."""
+    preset, _, seats = table.partition("@")
+    players = int(seats) if seats else 4
+    line = ["callbreak", "arena", "--rules", preset]
+    if preset in ("snarples", "donut", "horsethief", "oh-hell", "judgement"):
+        line += ["--option", f"players={players}"]
+    line += ["--seat", f"{args.candidate}:budget_ms={args.budget_ms}"]
+    for _ in range(players - 1):
+        line += ["--seat", args.against]
+    line += ["--deals", str(deals), "--seed", str(args.seed), "--workers", str(args.workers)]
+    return [*line, "--json"]
+
+
+def row(table: str, deals: int, summary: dict[str, Any], wall: float) -> str:
+    """One Markdown row of the strength table from an arena JSON summary."""
+    bots = summary["bots"]
+    expert, others = bots[0], bots[1:]
+    players = int(table.partition("@")[2] or 4)
+    par = 1 / players
+    points = expert["points_per_deal"]
+    other = others[0]["points_per_deal"] if others else {"mean": float("nan")}
+    edge = expert["edge_vs_others"]
+    share = expert["match_share"] or 0.0
+    low, high = wilson(share, expert["matches"])
+    ms = expert["decision_ms"]
+    fallbacks = expert["fallbacks"]
+    decisions = max(1, expert["decisions"])
+    met = "yes" if share >= 1.5 * par and low > par else "no"
+    return (
+        f"| {table} | {deals} | {points['mean']:.2f} ± {points['half_width']:.2f} "
+        f"| {other['mean']:.2f} | {edge['mean']:+.2f} ± {edge['half_width']:.2f} "
+        f"| {share:.0%} [{low:.0%}, {high:.0%}] of {expert['matches']} (par {par:.0%}; "
+        f"1.5 × par and clear: {met}) "
+        f"| {ms['p50']:.0f} / {ms['p99']:.0f} / {ms['max']:.0f} ms "
+        f"| {fallbacks} ({fallbacks / decisions:.1%}) | {wall:.0f} s |"
+    )
+
+
+HEADER = (
+    "| table | deal sets | expert points/deal | others' points/deal | edge "
+    "| matches won [95%] | decision p50 / p99 / max | fallbacks | wall |\n"
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--tables",
+        default=",".join(DEFAULT_TABLES),
+        help="preset@seats[:deal sets], comma-separated (default: issue 29's tables)",
+    )
+    parser.add_argument("--deals", type=int, default=200, help="deal sets per table")
+    parser.add_argument("--budget-ms", type=int, default=100, help="the expert's budget")
+    parser.add_argument("--candidate", default="expert", help="the bot measured")
+    parser.add_argument("--against", default="heuristic", help="the bot in the other seats")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    lines = [HEADER]
+    print(HEADER, flush=True)
+    for entry in args.tables.split(","):
+        table, _, count = entry.strip().partition(":")
+        deals = int(count) if count else args.deals
+        line = command(table, deals, args)
+        print(f"<!-- {shlex.join(line)} -->", file=sys.stderr, flush=True)
+        started = time.perf_counter()
+        done = subprocess.run(line, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            print(done.stderr, file=sys.stderr)
+            return done.returncode
+        text = row(table, deals, json.loads(done.stdout), time.perf_counter() - started)
+        lines.append(text)
+        print(text, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
