@@ -30,8 +30,15 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from callbreak import Match
-from callbreak.arena.play import ArenaConfig, _bots, _derived_seed, deal_set, lineup, seat_of
+from callbreak.arena.play import (
+    ArenaConfig,
+    _bots,
+    _derived_seed,
+    deal_match,
+    deal_set,
+    lineup,
+    seat_of,
+)
 from callbreak.arena.pool import expand_pool
 from callbreak.arena.stats import mean, mean_ci
 from callbreak.bots import warm_up
@@ -89,8 +96,7 @@ def _game(config: ArenaConfig, index: int, rotation: int, open_cards: bool) -> l
         bots[seat_of(0, rotation, players)] = OpenCardsExpert(seed=seed, **options)
     for bot in bots:
         warm_up(bot)
-    match_seed = _derived_seed("callbreak-arena-match", config.seed, index)
-    match = Match(config.game_rules, seed=match_seed, dealer=deal.dealer, decks=[deal.deck])
+    match = deal_match(config, deal)
     while not match.over and not match.scored_deals:
         seat = match.to_act
         assert seat is not None

@@ -97,6 +97,40 @@ def test_deals_void_as_dealt_are_redrawn_into_playable_ones() -> None:
         assert deal.phase != "void"
 
 
+def test_deal_sets_walk_the_schedule_of_a_game_whose_hands_change() -> None:
+    """Deal set k plays deal k of Judgement's match (cycling), not always its first 7 cards."""
+    rules = Rules.preset("judgement").replace(players=3)
+    schedule = rules.shape.schedule
+    assert schedule is not None
+    sizes = schedule(rules)
+    config = ArenaConfig(rules, ("random",) * 3, deals=2 * len(sizes), seed=4)
+    for index in range(config.deals):
+        dealt = deal_set(config, index)
+        assert dealt.number == index % len(sizes)
+        assert [mask.bit_count() for mask in dealt.hands] == [sizes[index % len(sizes)]] * 3
+
+
+def test_every_rotation_plays_the_deal_sets_place_in_the_schedule() -> None:
+    """Hand size, rotating trump and deal number are the deal set's, in every rotation, and
+    the records replay; one schedule of deal sets holds every hand size once."""
+    rules = Rules.preset("judgement").replace(players=3)
+    config = ArenaConfig(rules, ("random",) * 3, deals=rules.match_deals, seed=4, keep_records=True)
+    run = run_arena(config, workers=1)
+    seen = []
+    for result in run.sets:
+        index = result.deal.index
+        firsts = []
+        for game in result.games:
+            assert game.record is not None
+            replay(game.record)
+            firsts.append(game.record["deals"][0])
+        assert {(d["number"], d["trump"], len(d["hands"][0])) for d in firsts} == {
+            (index + 1, "SDCH"[index % 4], result.deal.hands[0].bit_count())
+        }
+        seen.append(len(firsts[0]["hands"][0]))
+    assert seen == [7, 6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7]
+
+
 def test_single_deal_rules_close_open_ended_presets() -> None:
     rules = single_deal_rules(Rules.preset("callbridge"))
     assert (rules.match_end, rules.match_deals, rules.tie_break) == ("deals", 1, "shared")

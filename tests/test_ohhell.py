@@ -10,8 +10,9 @@ import pytest
 from callbreak.engine.deal import Deal
 from callbreak.engine.errors import IllegalAction
 from callbreak.engine.games import Context
-from callbreak.engine.match import Match
+from callbreak.engine.match import Match, opening_deal
 from callbreak.points import Points
+from callbreak.record import RecordError, match_record, replay
 from callbreak.rules import Rules
 
 DECK = [rank + suit for suit in "SHDC" for rank in "AKQJT98765432"]
@@ -128,3 +129,56 @@ def test_sequence_up_down_and_a_start_above_the_deck() -> None:
     assert rules.match_deals == 8 + 7
     with pytest.raises(ValueError, match="players=8"):
         Rules.preset("oh-hell").replace(players=8)
+
+
+def test_a_match_started_partway_deals_that_deal_of_the_schedule() -> None:
+    """``deals_before`` (the arena's deal set k): the match's first deal is numbered, sized and
+    trumped as deal k + 1 of a whole match, and the match still ends with the schedule."""
+    rules = Rules.preset("judgement")
+    match = Match(rules, seed=2, deals_before=4)
+    assert (match.deal_number, match.deal.hand_size, match.deal.trump) == (5, 3, "S")
+    assert match.observation(0).deal_number == 5  # bots rebuild the trump from it
+    rng = random.Random(2)
+    sizes = []
+    while not match.over:
+        if not match.deal.log and match.deal.phase == "call":
+            sizes.append(match.deal.hand_size)
+        match.act(rng.choice(match.legal()))
+    assert sizes == [3, 2, 1, 2, 3, 4, 5, 6, 7]
+    assert [entry.number for entry in match.scored_deals] == list(range(5, 14))
+
+
+def test_the_opening_deal_is_the_one_a_match_started_there_deals() -> None:
+    rules = Rules.preset("judgement")
+    deck = list(range(52))
+    random.Random(4).shuffle(deck)
+    for before in (0, 5, 12):
+        alone = opening_deal(rules, deck, 1, before)
+        match = Match(rules, seed=1, dealer=1, decks=[deck], deals_before=before)
+        assert (alone.dealt, alone.trump, alone.hand_size) == (
+            match.deal.dealt,
+            match.deal.trump,
+            match.deal.hand_size,
+        )
+
+
+@pytest.mark.parametrize("before", [-1, 13, True])
+def test_deals_before_must_leave_a_deal_to_play(before: int) -> None:
+    with pytest.raises(ValueError, match="deals_before"):
+        Match(Rules.preset("judgement"), seed=1, deals_before=before)
+
+
+def test_a_record_of_a_match_started_partway_replays() -> None:
+    rules = Rules.preset("oh-hell")
+    match = Match(rules, seed=3, deals_before=10)
+    rng = random.Random(3)
+    while not match.over:
+        match.act(rng.choice(match.legal()))
+    record = match_record(match)
+    assert [deal["number"] for deal in record["deals"]] == [11, 12]
+    assert [len(deal["hands"][0]) for deal in record["deals"]] == [2, 1]
+    report = replay(record)
+    assert report.complete and report.totals == match.totals
+    record["deals"][0]["number"] = 1  # the first deal would have 12 cards
+    with pytest.raises(RecordError):
+        replay(record)

@@ -5,6 +5,12 @@ A *lineup* is the list of bot specs, one per *entry* (entry ``e`` sits at seat
 ``(e + r) % players``, so over the four rotations every entry plays every
 hand of the deal set from every seat, and the luck of the cards cancels.
 
+In a game whose hand size changes deal by deal (``Game.schedule``: Oh Hell,
+Judgement) deal set ``k`` plays the schedule's deal ``k``, cycling: its hand
+size and whatever else the deal's number sets (Judgement's trump), the same in
+every rotation.  A run of whole schedules plays every deal of a match equally
+often, rather than the first deal's largest hand every time.
+
 In a game with partnerships (``Game.partnerships``: Spades' seats 0 and 2
 against 1 and 3) the entries form the same sides as the seats they hold in
 rotation 0, and a side's result is its partners' shared score.  The rotation
@@ -47,6 +53,7 @@ from callbreak.bots import Bot, make_bot, refusal, warm_up
 from callbreak.decks import DECKS
 from callbreak.engine import IllegalAction, Match
 from callbreak.engine.deal import VOID, Deal, shuffled_deck
+from callbreak.engine.match import opening_deal
 from callbreak.rules import Rules
 
 MAX_ILLEGAL_EXAMPLES = 10
@@ -165,6 +172,9 @@ class DealSet:
     """Hands drawn and thrown away first because they were void as dealt."""
     deck: tuple[int, ...] = ()
     """The whole deck in dealing order (hands, and any nest, stock or face-up card, follow)."""
+    number: int = 0
+    """Deals of the game's schedule before this one (``schedule_deal``); 0 where deals are
+    all alike."""
 
 
 def _derived_seed(*parts: object) -> int:
@@ -172,21 +182,31 @@ def _derived_seed(*parts: object) -> int:
     return random.Random("/".join(str(p) for p in parts)).getrandbits(63)
 
 
+def schedule_deal(rules: Rules, index: int) -> int:
+    """The deals of the game's schedule before deal set ``index``'s: deal set k plays the
+    schedule's deal k, cycling, so that every hand size (and Judgement's every trump) is
+    measured equally often over whole schedules; 0 in a game whose deals are all alike."""
+    schedule = rules.shape.schedule
+    return 0 if schedule is None else index % len(schedule(rules))
+
+
 def deal_set(config: ArenaConfig, index: int) -> DealSet:
     """The ``index``-th deal set: shuffled from the arena seed, redrawn while void as dealt.
 
-    The dealer moves one seat per deal set, so consecutive deal sets grouped
-    into a match have the dealer rotation of a real match.
+    The dealer moves one seat per deal set, and the deal's place in the game's
+    schedule one deal, so consecutive deal sets grouped into a match have the
+    dealer rotation (and the hand sizes) of a real match.
     """
     rules = config.game_rules
     dealer = index % config.players
+    number = schedule_deal(rules, index)
     pack = DECKS[rules.shape.deck]
     for attempt in range(MAX_REDRAWS):
         seed = _derived_seed("callbreak-arena-deal", config.seed, index, attempt)
         order = shuffled_deck(pack, random.Random(seed))
-        deal = Deal(rules, deck=order, dealer=dealer)
+        deal = opening_deal(rules, order, dealer, number)
         if deal.phase != VOID:
-            return DealSet(index, dealer, tuple(deal.dealt), attempt, tuple(order))
+            return DealSet(index, dealer, tuple(deal.dealt), attempt, tuple(order), number)
     raise ArenaError(f"deal set {index}: {MAX_REDRAWS} hands in a row were void as dealt")
 
 
@@ -322,6 +342,19 @@ def _bots(config: ArenaConfig, index: int, rotation: int) -> list[Bot]:
     return bots
 
 
+def deal_match(config: ArenaConfig, deal: DealSet) -> Match:
+    """The single-deal match that every rotation of ``deal`` plays: its deck and dealer, its
+    place in the game's schedule, and a seed for redeals of its own (not the rotation's)."""
+    seed = _derived_seed("callbreak-arena-match", config.seed, deal.index)
+    return Match(
+        config.game_rules,
+        seed=seed,
+        dealer=deal.dealer,
+        decks=[deal.deck],
+        deals_before=deal.number,
+    )
+
+
 def play_game(config: ArenaConfig, deal: DealSet, rotation: int, chunk: ChunkResult) -> GameResult:
     """Play one rotation of ``deal``; times and illegal answers are added to ``chunk``.
 
@@ -330,15 +363,13 @@ def play_game(config: ArenaConfig, deal: DealSet, rotation: int, chunk: ChunkRes
     long run and the others' games stay complete.
     """
     players = config.players
-    rules = config.game_rules
     bots = _bots(config, deal.index, rotation)
     for bot in bots:
         warm_up(bot)
     fallback = random.Random(
         _derived_seed("callbreak-arena-fallback", config.seed, deal.index, rotation)
     )
-    match_seed = _derived_seed("callbreak-arena-match", config.seed, deal.index)
-    match = Match(rules, seed=match_seed, dealer=deal.dealer, decks=[deal.deck])
+    match = deal_match(config, deal)
     clock = time.perf_counter_ns
     while not match.over and not match.scored_deals:
         seat = match.to_act
@@ -393,7 +424,7 @@ def play_game(config: ArenaConfig, deal: DealSet, rotation: int, chunk: ChunkRes
         seats = [
             {"name": f"#{e} {config.seats[e]}", "player": _player(config.seats[e])} for e in at_seat
         ]
-        record = match_record(match, seats=seats, seed=match_seed)
+        record = match_record(match, seats=seats, seed=match.seed)
     return GameResult(
         rotation,
         tuple(plays),

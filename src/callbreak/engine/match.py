@@ -82,6 +82,29 @@ def draw_first_dealer(
             return DealerDraw(method, seats[0], tuple(rounds))
 
 
+def scheduled_size(rules: Rules, deals_before: int) -> int:
+    """The hand size of a match's deal after ``deals_before`` scored deals: the game's
+    schedule at that deal (its last size past it, for a tie-break deal), or its one size."""
+    schedule = rules.shape.schedule
+    if schedule is None:
+        return rules.hand_size
+    sizes = schedule(rules)
+    return sizes[min(deals_before, len(sizes) - 1)]
+
+
+def opening_deal(rules: Rules, deck: Sequence[int], dealer: int, deals_before: int = 0) -> Deal:
+    """The first deal of ``Match(rules, dealer=dealer, decks=[deck], deals_before=...)``,
+    as dealt and settled by nothing: a caller can tell a hand void as dealt without
+    starting a match on it (the arena redraws those before any bot sees them)."""
+    context = None
+    if rules.shape.needs_context:
+        players = rules.players
+        fresh = (Points.whole(rules.shape.start),) * players
+        context = Context(fresh, frozenset(), (0,) * players, deals_before)
+    size = scheduled_size(rules, deals_before)
+    return Deal(rules, deck=deck, dealer=dealer, context=context, hand_size=size)
+
+
 class Match:
     """A whole match under ``rules``; see docs/design.md.
 
@@ -96,6 +119,11 @@ class Match:
     driver whose choices void every deal fails loudly rather than spinning forever.
     ``None`` lifts the bound (replaying a record, which is finite, uses it).  It is
     a guard of the loop, not a rule of the game, so records do not carry it.
+
+    ``deals_before`` (default 0) starts the match partway through: that many deals
+    count as played, with no points, so its first deal is the one after them, numbered,
+    sized and trumped as that deal of a whole match (the schedule of Oh Hell and
+    Judgement).  The arena plays its deal set *k* so; the record's deal numbers say it.
 
     >>> match = Match(Rules.preset("callbreak"), seed=7)
     >>> import random
@@ -115,6 +143,7 @@ class Match:
         hands: Iterable[Hands] | None = None,
         decks: Iterable[Sequence[str | int]] | None = None,
         void_limit: int | None = VOID_LIMIT,
+        deals_before: int = 0,
     ) -> None:
         if hands is not None and decks is not None:
             raise ValueError("give the hands or the decks of the deals, not both")
@@ -127,6 +156,7 @@ class Match:
         self.void_limit = void_limit
         self._voids_in_row = 0
         self.rules = rules
+        self.deals_before = _check_deals_before(rules, deals_before)
         self.players = rules.players
         if seed is None:
             seed = random.SystemRandom().getrandbits(63)
@@ -172,11 +202,15 @@ class Match:
     @property
     def deal_number(self) -> int:
         """1-based number of the current deal (void redeals keep the number)."""
-        return len(self.scored_deals) + (0 if self.over else 1)
+        return self._deals_done() + (0 if self.over else 1)
 
     @property
     def scored_deals(self) -> list[DealEntry]:
         return [e for e in self.entries if e.deal.phase == OVER]
+
+    def _deals_done(self) -> int:
+        """Deals of the match behind it: those it started after and those it has scored."""
+        return self.deals_before + len(self.scored_deals)
 
     def legal(self) -> list[Any]:
         return [] if self.over else self.deal.legal()
@@ -234,17 +268,13 @@ class Match:
         if not self._spec.needs_context:
             return None
         return Context(
-            tuple(self.totals), frozenset(self.out), tuple(self.sat_out), len(self.scored_deals)
+            tuple(self.totals), frozenset(self.out), tuple(self.sat_out), self._deals_done()
         )
 
     def hand_size(self) -> int:
         """The hand size of the next deal: the game's schedule at this deal (its last size for
         a tie-break deal past it), or the game's one size."""
-        schedule = self._spec.schedule
-        if schedule is None:
-            return self.rules.hand_size
-        sizes = schedule(self.rules)
-        return sizes[min(len(self.scored_deals), len(sizes) - 1)]
+        return scheduled_size(self.rules, self._deals_done())
 
     def _new_deal(self, dealer: int) -> Deal:
         self._deal_seed: int | None = None
@@ -272,7 +302,7 @@ class Match:
         deal = self.deal
         next_dealer = deal.dealer
         if deal.phase == VOID:
-            number = len(self.scored_deals) + 1
+            number = self._deals_done() + 1
             self._voids_in_row += 1
         else:
             self._voids_in_row = 0
@@ -280,7 +310,7 @@ class Match:
             assert points is not None
             for seat in self.counting_seats:
                 self.totals[seat] += points[seat]
-            number = len(self.scored_deals) + 1
+            number = self._deals_done() + 1
             self._after_deal(deal)
             next_dealer = self._next_dealer(deal.dealer)
         self.entries.append(
@@ -340,7 +370,7 @@ class Match:
         if self.tie_break:
             self._decide(list(self.counting_seats))
         elif rules.match_end == "deals":
-            if len(self.scored_deals) >= rules.match_deals:
+            if self._deals_done() >= rules.match_deals:
                 self._decide(list(range(self.players)))
         elif rules.match_end.startswith("target:"):
             target = Points.whole(int(rules.match_end.split(":")[1]))
@@ -359,3 +389,15 @@ class Match:
         self.tie_break = True
         self.counting_seats = tuple(top)
         # The next deal (started by _settle, or the untouched one after finish()) is the extra.
+
+
+def _check_deals_before(rules: Rules, deals_before: int) -> int:
+    """A whole number of deals that leaves the match at least one to play."""
+    if isinstance(deals_before, bool) or not isinstance(deals_before, int) or deals_before < 0:
+        raise ValueError(f"deals_before must be a whole number of at least 0, not {deals_before!r}")
+    if deals_before and rules.match_end == "deals" and deals_before >= rules.match_deals:
+        raise ValueError(
+            f"deals_before={deals_before} leaves nothing to play: "
+            f"the match is {rules.match_deals} deals"
+        )
+    return deals_before

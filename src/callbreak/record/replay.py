@@ -386,9 +386,13 @@ class _Replay:
             _int(seed, "seed", "the seed")
         draw = self._first_dealer(dealer, seed)
         feed = _DeckFeed(decks)
+        # A match may start partway (the arena's deal sets of Oh Hell): its first deal's number.
+        before = _int(_field(self.deals[0], "number", self.labels[0]), self.labels[0], "number") - 1
         try:
             # A record is finite, so its thrown-in deals, however many, are replayed.
-            self.match = match = Match(self.rules, seed, dealer=dealer, decks=feed, void_limit=None)
+            self.match = match = Match(
+                self.rules, seed, dealer=dealer, decks=feed, void_limit=None, deals_before=before
+            )
         except ValueError as error:
             raise RecordError(f"{self.labels[0]}: {error}") from None
         feed.match = match
