@@ -182,3 +182,6 @@ def test_a_record_of_a_match_started_partway_replays() -> None:
     record["deals"][0]["number"] = 1  # the first deal would have 12 cards
     with pytest.raises(RecordError):
         replay(record)
+    record["deals"][0]["number"] = 0
+    with pytest.raises(RecordError, match="numbered from 1, not 0"):
+        replay(record)

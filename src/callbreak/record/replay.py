@@ -387,11 +387,13 @@ class _Replay:
         draw = self._first_dealer(dealer, seed)
         feed = _DeckFeed(decks)
         # A match may start partway (the arena's deal sets of Oh Hell): its first deal's number.
-        before = _int(_field(self.deals[0], "number", self.labels[0]), self.labels[0], "number") - 1
+        start = _int(_field(self.deals[0], "number", self.labels[0]), self.labels[0], "number")
+        if start < 1:
+            raise RecordError(f"{self.labels[0]}: deals are numbered from 1, not {start}")
         try:
             # A record is finite, so its thrown-in deals, however many, are replayed.
             self.match = match = Match(
-                self.rules, seed, dealer=dealer, decks=feed, void_limit=None, deals_before=before
+                self.rules, seed, dealer=dealer, decks=feed, void_limit=None, deals_before=start - 1
             )
         except ValueError as error:
             raise RecordError(f"{self.labels[0]}: {error}") from None
