@@ -4,6 +4,7 @@ and every figure is a side's (docs/arena.md, "Partnership games")."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -14,8 +15,8 @@ from callbreak.arena import ArenaConfig, ArenaError, ArenaRun, lineup, run_arena
 from callbreak.arena.play import check_sides, entry_sides, seat_of
 from callbreak.arena.pool import PoolConfig
 from callbreak.arena.report import render_html
-from callbreak.arena.stats import mean, mean_ci
-from callbreak.cli.main import app
+from callbreak.arena.stats import Interval, mean, mean_ci
+from callbreak.cli.main import _interval, app
 
 SPADES = Rules.preset("spades")
 
@@ -129,3 +130,45 @@ def test_the_cli_reports_sides(tmp_path: Path) -> None:
     assert table.exit_code == 0, table.output
     assert "Side" in table.output and "heuristic ×2" in table.output
     assert "lineup entries #0+#2, #1+#3" in table.output
+
+
+def test_the_tables_fit_80_columns_with_spades_hundreds() -> None:
+    """Spades' points run to hundreds with wide intervals: the tables take fewer decimals and
+    narrower gaps rather than cutting a value or a side's name with "…"."""
+    args = ["arena", "--rules", "spades", "--deals", "4", "--seed", "1", "--workers", "1"]
+    result = CliRunner().invoke(app, args, env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    assert "…" not in result.output
+    rows = [line for line in result.output.splitlines() if "heuristic + random" in line]
+    assert len(rows) == 3  # the arena, decisions and calibration tables, each on one line
+    assert re.search(r"heuristic \+ random +-?\d+±\d+ +-?\d+±\d+ ", rows[0])
+
+
+def test_call_break_tables_that_fit_keep_two_decimals_and_their_spacing() -> None:
+    args = ["arena", "--deals", "4", "--seed", "1", "--workers", "1"]
+    result = CliRunner().invoke(app, args, env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    # two spaces before the first column and two between columns: the layout as always
+    assert any(re.match(r"  Bot {3,}Points/deal {3,}Edge {3,}Won ", line) for line in lines)
+    row = next(line for line in lines if line.startswith("  heuristic "))
+    assert re.search(r"  -?\d+\.\d\d±\d+\.\d\d +-?\d+\.\d\d±\d+\.\d\d ", row)
+
+
+@pytest.mark.parametrize(
+    ("mean", "half", "compact"),
+    [
+        (-108.62, 92.45, "-109±92"),
+        (180.12, 1.71, "180.1±1.7"),
+        (50.47, 0.45, "50.47±0.45"),
+        (-0.3, 12.0, "0±12"),
+        (-108.62, None, "-109"),
+        (2.5, None, "2.50"),
+    ],
+)
+def test_compact_intervals_keep_the_decimals_their_half_width_warrants(
+    mean: float, half: float | None, compact: str
+) -> None:
+    interval = Interval(mean, half, 4)
+    assert _interval(interval, compact=True) == compact
+    assert _interval(interval, compact=False) == interval.text().replace(" ± ", "±")

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich import box
 from rich.console import Console
+from rich.measure import Measurement
+from rich.padding import PaddingDimensions
 from rich.table import Table
 from rich.text import Text
 
@@ -24,6 +28,7 @@ from callbreak.rules import OPTION_BY_NAME, Rules, option_text
 
 if TYPE_CHECKING:
     from callbreak.arena import ArenaSummary
+    from callbreak.arena.stats import Interval
 
 app = typer.Typer(
     help="Call Break and its family: play at the terminal, let bots play, verify game records.",
@@ -421,21 +426,71 @@ def _milliseconds(value: float) -> str:
     return f"{value:.{digits}f}"
 
 
-def _print_arena(console: Console, summary: ArenaSummary) -> None:
-    """The arena's figures as rich tables: one row per bot, then calibration by call."""
-    run = summary.run
-    config = run.config
-    changed = ", ".join(f"{k}={option_text(v)}" for k, v in config.rules.changed().items())
-    console.print(
-        f"[bold]{config.rules.name}[/]{f' ({changed})' if changed else ''}: "
-        f"{config.deals} deals × {config.players} rotations = {config.deals * config.players} "
-        f"games, seed {config.seed}, {run.workers} worker(s) ({run.backend}), {run.wall_s:.1f} s"
+ARENA_LAYOUTS: tuple[tuple[bool, PaddingDimensions], ...] = (
+    (False, (0, 1)),
+    (True, (0, 1)),
+    (True, (0, 1, 0, 0)),
+    (True, 0),
+)
+"""The arena table's layouts, widest first, as (compact intervals, cell padding): as always;
+intervals to the decimals their half-width warrants; then two spaces between columns, one."""
+
+TIMING_PADDINGS: tuple[PaddingDimensions, ...] = ((0, 1, 0, 0), 0)
+"""The decisions table's cell padding, widest first: two spaces between columns, one."""
+
+
+def _interval(interval: Interval, compact: bool) -> str:
+    """``mean±half``, to two decimals; compact, to the decimals the half-width warrants (two
+    below 1, one below 10, none from 10: Spades' ±150 needs no hundredths), or without one
+    the mean's size (none from 100)."""
+    if not compact:
+        return interval.text().replace(" ± ", "±")
+    half = interval.half_width
+    size = abs(interval.mean) / 10 if half is None else half
+    digits = 2 if size < 1 else 1 if size < 10 else 0
+    mean = f"{interval.mean:.{digits}f}"
+    mean = mean.lstrip("-") if float(mean) == 0 else mean  # no "-0"
+    return mean if half is None else f"{mean}±{half:.{digits}f}"
+
+
+def _fit(console: Console, build: Callable[[int], Table], layouts: int) -> Table:
+    """The first layout of a table, widest first, that fits the console without squeezing a
+    column (rich would cut a value with "…"), else the narrowest: a table that fits as it
+    always was prints as it always did, and only a wider one (Spades' hundreds) gets tighter."""
+    natural = console.options.update_width(10_000)
+    for layout in range(layouts):
+        table = build(layout)
+        if Measurement.get(console, natural, table).maximum <= console.width:
+            break
+    return table
+
+
+def _arena_table(summary: ArenaSummary, unit: str, layout: int) -> Table:
+    """One row per bot (or side): points, edge, matches won, calls made, rating."""
+    compact, padding = ARENA_LAYOUTS[layout]
+    table = Table(
+        title="Arena (± is a 95% interval over deal sets)", box=box.SIMPLE_HEAD, padding=padding
     )
-    unit = "Side" if summary.by_side else "Bot"
-    table = Table(title="Arena (± is a 95% interval over deal sets)", box=box.SIMPLE_HEAD)
     for heading in (unit, "Points/deal", "Edge", "Won", "Made", "Call−won", "Rating"):
         table.add_column(heading, justify="left" if heading == unit else "right")
-    timing = Table(title="Decisions (times in ms)", box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0))
+    for bot in summary.bots:
+        table.add_row(
+            bot.spec,
+            _interval(bot.points, compact),
+            "-" if bot.edge is None else _interval(bot.edge, compact),
+            "-" if bot.match_share is None else f"{bot.match_share:.1%}",
+            "-" if bot.made_rate is None else f"{bot.made_rate:.1%}",
+            "-" if bot.mean_call_minus_tricks is None else f"{bot.mean_call_minus_tricks:+.2f}",
+            f"{bot.rating_mu:.1f}±{bot.rating_sigma:.1f}",
+        )
+    return table
+
+
+def _timing_table(summary: ArenaSummary, unit: str, layout: int) -> Table:
+    """Decision counts and times by bot (or side), in one of ``TIMING_PADDINGS``."""
+    timing = Table(
+        title="Decisions (times in ms)", box=box.SIMPLE_HEAD, padding=TIMING_PADDINGS[layout]
+    )
     for heading in (
         unit,
         "Count",
@@ -452,15 +507,6 @@ def _print_arena(console: Console, summary: ArenaSummary) -> None:
         else:  # headings whole, the bot spec cut short on a narrow terminal
             timing.add_column(heading, justify="right", min_width=len(heading))
     for bot in summary.bots:
-        table.add_row(
-            bot.spec,
-            bot.points.text().replace(" ± ", "±"),
-            "-" if bot.edge is None else bot.edge.text().replace(" ± ", "±"),
-            "-" if bot.match_share is None else f"{bot.match_share:.1%}",
-            "-" if bot.made_rate is None else f"{bot.made_rate:.1%}",
-            "-" if bot.mean_call_minus_tricks is None else f"{bot.mean_call_minus_tricks:+.2f}",
-            f"{bot.rating_mu:.1f}±{bot.rating_sigma:.1f}",
-        )
         ms = bot.decision_ms or {}
         timing.add_row(
             bot.spec,
@@ -472,8 +518,22 @@ def _print_arena(console: Console, summary: ArenaSummary) -> None:
             str(bot.misdeal_claims),
             style="red" if bot.illegal or bot.timeouts else None,
         )
-    console.print(table)
-    console.print(timing)
+    return timing
+
+
+def _print_arena(console: Console, summary: ArenaSummary) -> None:
+    """The arena's figures as rich tables: one row per bot, then calibration by call."""
+    run = summary.run
+    config = run.config
+    changed = ", ".join(f"{k}={option_text(v)}" for k, v in config.rules.changed().items())
+    console.print(
+        f"[bold]{config.rules.name}[/]{f' ({changed})' if changed else ''}: "
+        f"{config.deals} deals × {config.players} rotations = {config.deals * config.players} "
+        f"games, seed {config.seed}, {run.workers} worker(s) ({run.backend}), {run.wall_s:.1f} s"
+    )
+    unit = "Side" if summary.by_side else "Bot"
+    console.print(_fit(console, partial(_arena_table, summary, unit), len(ARENA_LAYOUTS)))
+    console.print(_fit(console, partial(_timing_table, summary, unit), len(TIMING_PADDINGS)))
     calibration = Table(
         title="Calibration by call: games, made, mean tricks won", box=box.SIMPLE_HEAD
     )
