@@ -1,8 +1,9 @@
 """The RL faces: PettingZoo's and Gymnasium's own checkers, seeds, the hidden-information wall.
 
-Every preset, and the five-card games at their extreme seat counts (``TABLES``).
+Every preset, and the five-card games and Oh Hell at their extreme seat counts (``TABLES``).
 PettingZoo and Gymnasium come with the dev extra (and the rl extra): missing, these tests fail.
-The five-card games' own fields, rewards and lifecycle: ``tests/test_env_family.py``.
+The five-card games' own fields, rewards and lifecycle: ``tests/test_env_family.py``; Spades'
+blind nil and sides, Oh Hell's and Judgement's hand sizes: ``tests/test_env_calls.py``.
 """
 
 from __future__ import annotations
@@ -36,9 +37,10 @@ CARD_FIELDS = ("hand", "played", "trick", "nest", "discards")
 """Fields indexed by card that a seat's own knowledge fills (partner_card, upcard are public)."""
 
 SEAT_RANGES = [("snarples", 3), ("snarples", 8), ("donut", 4), ("donut", 6)]
-SEAT_RANGES += [("horsethief", 3), ("horsethief", 5)]
+SEAT_RANGES += [("horsethief", 3), ("horsethief", 5), ("oh-hell", 3), ("oh-hell", 7)]
 TABLES = [(preset, None) for preset in ENV_PRESETS] + SEAT_RANGES
-"""Every preset at its own seat count, and the five-card games at their fewest and most seats."""
+"""Every preset at its own seat count, and the five-card games and Oh Hell at their fewest and
+most seats (Spades with blind nil, and Oh Hell's hand sizes: ``tests/test_env_calls.py``)."""
 
 
 def _table_id(table: tuple[str, int | None]) -> str:
@@ -561,8 +563,10 @@ def test_rl_bot_plays_a_saved_policy_through_the_registry(tmp_path: Path) -> Non
 
 # ----------------------------------------------------------------- OpenSpiel
 SPIEL_TABLES = [f"python_{preset.replace('-', '_')}" for preset in ENV_PRESETS] + [
-    f"python_{preset}(players={players})" for preset, players in SEAT_RANGES
+    f"python_{preset.replace('-', '_')}(players={players})" for preset, players in SEAT_RANGES
 ]
+SPIEL_TABLES += ["python_spades(blind_nil=True)", "python_oh_hell(deal=11)"]
+SPIEL_TABLES += ["python_judgement(deal=6)", "python_oh_hell(players=7,deal=3)"]
 
 
 @pytest.mark.parametrize("name", SPIEL_TABLES)

@@ -72,6 +72,15 @@ def test_blind_nil_is_bid_unseen_and_worth_double() -> None:
     assert deal.points is not None and deal.points[1] == Points.whole(-176)
 
 
+def test_no_seat_sees_a_card_before_it_looks_even_first_thing() -> None:
+    """Every seat's very first view of a blind-nil deal (before anything is asked) holds no
+    card: the part that withholds the hands exists from the calls' start."""
+    for seat in range(4):
+        deal = Deal(RULES.replace(blind_nil=True), deck=PACK, dealer=3)
+        view = deal.observation(seat)
+        assert view.hand == () and view.hand_mask == 0
+
+
 def test_side_bids_capped_at_thirteen() -> None:
     deal = Deal(RULES.replace(cap_side_bids=True), deck=PACK, dealer=3)
     deal.act(9)

@@ -10,13 +10,13 @@ It sits with the bots, below the envs, because the ``rl`` bot reads it too
 Seats are *relative*: index 0 is the observing seat, 1 the seat after it, and
 so on round the table, so one policy can sit in any chair; P is the table's
 seat count (``Rules.players``: 3 to 8 in Snarples, 4 to 6 in Donut, 3 to 5 in
-Horsethief, 4 elsewhere), and a seat out of the game or sitting out keeps its
+Horsethief, 3 to 7 in Oh Hell, 4 elsewhere), and a seat out of the game or sitting out keeps its
 place.  Cards are indexed by ``Encoder.cards`` (the 52 cards ``2S 3S ... AC``
 in engine order; in the Rook deck the 56 numbered cards in pack order, then the
 Rook, which keeps its index wherever trump puts it).  A card keeps its index
 when Donut's 6 reverses the ranks (``reversed`` says so).  The vector is
 float32, its fields in this order (P players, C cards, S = 4 suits, K = the
-game's call or bid values, H = the hand size)::
+game's call or bid values, H = the hand size, in Oh Hell the match's largest)::
 
     hand          C      1 for each card the seat holds now
     played        P×C    cards each relative seat has played this deal (done tricks and the
@@ -32,6 +32,11 @@ game's call or bid values, H = the hand size)::
     passed        P      1 for a seat that has passed in the auction
     contract      K      the contract (auction games: the winning bid so far), one-hot
     declarer      P      relative seat of the declarer (auction games)
+  Spades only:
+    blind_nils    P      1 for each seat that bid blind nil (its call shows as 0, nil)
+  Games whose hand size changes deal by deal (Oh Hell, Judgement) only:
+    deal_size     H      cards dealt to each seat this deal, one-hot over 1..H (H: the
+                         largest hand of the match)
   Every game:
     tricks_won    P      tricks won by each seat / H
     trump         S      trump of this deal, one-hot (all 0 while none is named, and in a
@@ -67,8 +72,10 @@ game's call or bid values, H = the hand size)::
                          observation only; never another seat's)
 
 Actions (one ``Discrete`` space per game, ``Encoder.actions``), in this order:
-the call values (call games: ``min_call..max_call``) or bid values (auction games:
-``min_bid..max_bid`` by ``bid_step``), ``"pass"`` (auction games), the four suit
+the call values (call games: ``min_call..max_call``; Oh Hell: 0 to its largest hand) or
+bid values (auction games: ``min_bid..max_bid`` by ``bid_step``), the words a call may be
+instead of a number (Spades: ``"blind nil"`` and ``"look"``, whether or not ``blind_nil`` is
+on), ``"pass"`` (auction games), the four suit
 letters (games where a seat names trump), the C cards (a card action means that
 card in whatever phase asks for one: discard, exchange, partner call or play),
 ``True`` and ``False`` (games with a yes/no phase: misdeal claims, void
@@ -117,8 +124,8 @@ class Encoder:
         self.rook = deck.has_rook
         self.five = spec.policy == FIVE_CARD_POLICY
         # The largest hand of the match where hands change size deal by deal (Oh Hell).
-        largest = spec.largest_hand
-        self.hand_size = h = rules.hand_size if largest is None else largest(rules)
+        schedule = spec.schedule
+        self.hand_size = h = rules.hand_size if schedule is None else max(schedule(rules))
         self.deck_size = deck.size
         # Card index: the pack order, the Rook last (it is the last card of ROOK_DECK.cards).
         self.cards: tuple[str, ...] = tuple(deck.names[c] for c in deck.cards)
@@ -149,6 +156,14 @@ class Encoder:
         else:  # a game's own calling phase (Spades, Oh Hell) names its numbers
             values = next((v for phase in phases if (v := phase.values(rules))), ())
         self.values = values
+        self.words: tuple[str, ...] = tuple(
+            dict.fromkeys(word for phase in phases for word in phase.words(rules))
+        )
+        """Words a call may be instead of a number (Spades' blind nil and look)."""
+        self.blind = "blind_nil" in spec.options
+        """Whether the game may bid blind nil (and so has the ``blind_nils`` field)."""
+        self.sized = spec.schedule is not None
+        """Whether the hand size changes deal by deal (and so has the ``deal_size`` field)."""
         self.bidding = bool(values)
         """Whether the game has calls or bids (and so the fields that show them)."""
         self._value_index = {v: i for i, v in enumerate(values)}
@@ -179,6 +194,10 @@ class Encoder:
                 ("contract", (k,)),
                 ("declarer", (p,)),
             ]
+        if self.blind:
+            layout.append(("blind_nils", (p,)))
+        if self.sized:
+            layout.append(("deal_size", (h,)))
         layout += [
             ("tricks_won", (p,)),
             ("trump", (4,)),
@@ -222,7 +241,7 @@ class Encoder:
         self._start_totals = [_clip(self.start / self.score_scale)] * p
 
         # The action table.
-        actions: list[Action] = list(values)
+        actions: list[Action] = [*values, *self.words]
         if self.auction:
             actions.append("pass")
         if any(isinstance(phase, Trump) for phase in phases):
@@ -386,6 +405,11 @@ class Encoder:
             for seat, call in enumerate(obs.calls):
                 column = 0 if call is None else 1 + self._value_index[call]
                 put(calls + ((seat - me) % p) * k1 + column)
+        if self.blind:
+            for seat in obs.blind_nils:
+                put(off["blind_nils"] + (seat - me) % p)
+        if self.sized and obs.hand_size:
+            put(off["deal_size"] + obs.hand_size - 1)
         if obs.trump is not None:
             put(off["trump"] + self.suits.index(obs.trump))
         for seat, letters in enumerate(obs.declared_voids):

@@ -96,13 +96,19 @@ def opening_deal(rules: Rules, deck: Sequence[int], dealer: int, deals_before: i
     """The first deal of ``Match(rules, dealer=dealer, decks=[deck], deals_before=...)``,
     as dealt and settled by nothing: a caller can tell a hand void as dealt without
     starting a match on it (the arena redraws those before any bot sees them)."""
-    context = None
-    if rules.shape.needs_context:
-        players = rules.players
-        fresh = (Points.whole(rules.shape.start),) * players
-        context = Context(fresh, frozenset(), (0,) * players, deals_before)
+    context = opening_context(rules, deals_before)
     size = scheduled_size(rules, deals_before)
     return Deal(rules, deck=deck, dealer=dealer, context=context, hand_size=size)
+
+
+def opening_context(rules: Rules, deals_before: int = 0) -> Context | None:
+    """What the first deal of a match started after ``deals_before`` deals is told of it:
+    the starting scores and its number (Judgement's trump); None where deals read nothing."""
+    if not rules.shape.needs_context:
+        return None
+    players = rules.players
+    fresh = (Points.whole(rules.shape.start),) * players
+    return Context(fresh, frozenset(), (0,) * players, deals_before)
 
 
 class Match:

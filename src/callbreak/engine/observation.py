@@ -104,11 +104,11 @@ class Observation:
     unplayed: str | None = None
     """Why the deal ended before its play, if it did."""
     stock_size: int = 0
+    """Cards left in the stock (Horsethief draws from it); never which."""
     hand_size: int = 0
     """Cards dealt to each seat this deal (Oh Hell's change deal by deal)."""
     blind_nils: tuple[int, ...] = ()
     """Spades: the seats that bid blind nil."""
-    """Cards left in the stock (Horsethief draws from it); never which."""
 
     @property
     def my_turn(self) -> bool:

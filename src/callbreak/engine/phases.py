@@ -74,6 +74,12 @@ class Phase:
         are read from their options by the encoder itself."""
         return ()
 
+    def words(self, rules: Any) -> tuple[str, ...]:
+        """Every word this phase may offer in place of a number (Spades' ``"blind nil"`` and
+        ``"look"``), for the fixed action space; by game, not by option, so that a game's
+        action space stays the same whichever options are on.  Empty where it offers none."""
+        return ()
+
     def __repr__(self) -> str:
         return f"<phase {self.name}>"
 

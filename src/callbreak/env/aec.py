@@ -2,7 +2,7 @@
 
 Agents are ``player_0`` .. ``player_{n-1}``, one per seat: four, or as many as
 ``players=`` asks where the game allows it (Snarples 3 to 8, Donut 4 to 6,
-Horsethief 3 to 5): ``env("snarples", players=8)``, the same as
+Horsethief 3 to 5, Oh Hell and Judgement 3 to 7): ``env("snarples", players=8)``, the same as
 ``env("snarples", rules=Rules.preset("snarples").replace(players=8))``.
 ``observe(agent)`` encodes that seat's ``Observation`` (``callbreak.bots.encoding``
 documents the vector); nothing else about the deal reaches an agent.  In the four-seat
@@ -16,7 +16,10 @@ the default; one episode is one deal) or each deal's points as it ends
 change in the match totals).  In the countdown games (Snarples, Donut: the lowest
 score wins) the reward is the points with the sign flipped, so that for every
 game a higher reward is better: ``reward_sign`` is -1 there and 1 elsewhere, and
-OpenSpiel's returns (``callbreak.env.spiel``) follow the same rule.
+OpenSpiel's returns (``callbreak.env.spiel``) follow the same rule.  In Spades both
+partners carry their side's points, so a seat's reward is its side's.  Where the hand
+size changes deal by deal (Oh Hell, Judgement), a lone deal is a deal of the match's
+schedule, drawn by the seed or named by ``reset(options={"deal": k})``.
 
 The agent lifecycle: every agent stays in ``agents`` until its episode ends.  A
 seat whose turn is skipped (it sat out or dropped, or is never asked) is simply
@@ -37,6 +40,7 @@ from pettingzoo import AECEnv
 
 from callbreak.bots.encoding import Encoder, Mask, Vector
 from callbreak.engine import Action, Deal, Match, Observation, observe_public
+from callbreak.engine.match import opening_context, scheduled_size
 from callbreak.env.batch import LIVE, KernelTable, compiled_kernels
 from callbreak.rules import Rules
 
@@ -164,8 +168,10 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
 
     # --------------------------------------------------------------- reset
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new deal (or match).  Known ``options``: ``hands`` or ``deck`` (a known deal)
-        and ``dealer``; other keys are ignored, as PettingZoo's own test passes one."""
+        """A new deal (or match).  Known ``options``: ``hands`` or ``deck`` (a known deal),
+        ``dealer``, and ``deal``: the deal of the match to play, counted from 0 (a lone deal
+        of Oh Hell or Judgement is dealt, sized and trumped as that deal of the schedule; a
+        match starts there).  Other keys are ignored, as PettingZoo's own test passes one."""
         if seed is not None:
             self._rng = random.Random(seed)
         options = options or {}
@@ -179,21 +185,12 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
                 dealer=dealer,
                 hands=None if hands is None else [hands],
                 decks=None if deck is None else [deck],
+                deals_before=options.get("deal", 0),
             )
             self.deal = self.match.deal
         else:
             self.match = None
-            if dealer is None:
-                dealer = rng.randrange(self.rules.players)
-            if "hands" in options or "deck" in options:
-                self.deal = Deal(
-                    self.rules, options.get("hands"), deck=options.get("deck"), dealer=dealer
-                )
-            else:
-                # A deal thrown in as dealt (misdeal=auto) is redealt by the same dealer.
-                self.deal = Deal(self.rules, seed=rng.getrandbits(63), dealer=dealer)
-                while self.deal.over:
-                    self.deal = Deal(self.rules, seed=rng.getrandbits(63), dealer=dealer)
+            self.deal = self._lone_deal(options, rng)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -203,6 +200,41 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
         self._skip_agent_selection: str | None = None
         self._totals = self._current_totals()
         self._after_action()
+
+    def _lone_deal(self, options: dict[str, Any], rng: random.Random) -> Deal:
+        """The deal of ``reward="deal"``: known (``hands`` or ``deck``) or seeded.  Where the
+        hand size changes deal by deal, it is a deal of the schedule: ``options["deal"]``,
+        else (seeded) one drawn from the seed, so that every hand size comes up; a known
+        deal defaults to the schedule's first."""
+        rules = self.rules
+        dealer = options.get("dealer")
+        if dealer is None:
+            dealer = rng.randrange(rules.players)
+        known = "hands" in options or "deck" in options
+        schedule = rules.shape.schedule
+        context, size = None, None
+        if schedule is not None:
+            deals = len(schedule(rules))
+            number = options.get("deal", 0 if known else rng.randrange(deals))
+            if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number < deals:
+                raise ValueError(f"deal={number!r}: a deal of the schedule, from 0 to {deals - 1}")
+            context, size = opening_context(rules, number), scheduled_size(rules, number)
+        if known:
+            return Deal(
+                rules,
+                options.get("hands"),
+                deck=options.get("deck"),
+                dealer=dealer,
+                context=context,
+                hand_size=size,
+            )
+        # A deal thrown in as dealt (misdeal=auto) is redealt by the same dealer.
+        while True:
+            deal = Deal(
+                rules, seed=rng.getrandbits(63), dealer=dealer, context=context, hand_size=size
+            )
+            if not deal.over:
+                return deal
 
     # ---------------------------------------------------------------- views
     def observation_of(self, agent: str) -> Observation:

@@ -5,13 +5,17 @@ preset with ``-`` as ``_`` (``python_callbreak``, ``python_callbridge``,
 ``python_batak_ihale``, ``python_snarples``, ``python_rook_call_partner``, ...:
 ``GAMES``), so OpenSpiel's algorithms and evaluation tools load them with
 ``pyspiel.load_game("python_callbreak")``.  The games with a seat range take a
-``players`` parameter: ``pyspiel.load_game("python_snarples(players=8)")``.
+``players`` parameter: ``pyspiel.load_game("python_snarples(players=8)")``; Spades
+takes ``blind_nil`` (``python_spades(blind_nil=True)``), Oh Hell and Judgement take
+``deal``, the deal of the match's schedule to play, from 0 (its hand size and, in
+Judgement, its trump: ``python_oh_hell(deal=11)`` deals one card a seat).
 
 One game is one deal.  The deal is chance as data: chance deals the pack one
 card at a time (uniform over the cards left), top first, into the engine's
 ``Deal(rules, deck=...)`` with the last seat as dealer (so seat 0 speaks first).
-Only the cards that can matter are chance nodes: the hands, the Rook nest, and
-in Horsethief the upcard and as much of the stock as the exchanges can draw; the
+Only the cards that can matter are chance nodes: the hands, the Rook nest, Oh Hell's
+turned-up trump, and in Horsethief the upcard and as much of the stock as the exchanges
+can draw; the
 rest of the pack, out of play and never seen, follows in pack order.  Misdeals
 are off (every deal is played); a deal voided by its rules (Call Break's calls
 totalling too few, Snarples' all-pass auction) is terminal with zero returns.
@@ -22,7 +26,8 @@ indices.  Returns are the deal's points, sign-flipped in the countdown games
 Observation tensors are ``Encoder.encode`` of the seat's ``Observation`` (seats
 relative to the observer, as everywhere in ``callbreak.env``).  The information
 state tensor adds, for perfect recall, the seat's own hand as dealt (taken from
-its first ``Observation``) and every decision of the deal in order, one row per
+its first ``Observation`` that shows it: under blind nil, once the seat has looked or
+bid blind nil) and every decision of the deal in order, one row per
 decision, one-hot over the actions plus a last column for a decision the seat
 may not see (another seat's discard into the Rook nest or Horsethief exchange):
 ``information_state_tensor = observation ++ dealt (C) ++ history (L × (A + 1))``.
@@ -42,7 +47,8 @@ except ImportError:  # stays importable (doctest collection, docs); register() s
 from callbreak.bots.encoding import Encoder
 from callbreak.decks import DECKS
 from callbreak.engine import Deal, Observation
-from callbreak.engine.games import deal_upcard_next, deal_with_nest
+from callbreak.engine.games import Context, deal_upcard_next, deal_with_nest
+from callbreak.engine.match import opening_context, scheduled_size
 from callbreak.engine.phases import DONE
 from callbreak.rules import Rules
 
@@ -53,25 +59,32 @@ PRIVATE_PHASES = frozenset({"discard", "exchange"})
 """Phases whose card actions only the seat that takes them sees."""
 
 
-def spiel_rules(preset: str, players: int | None = None) -> Rules:
-    """The rules of the OpenSpiel game of ``preset``: misdeals off, ``players`` seats."""
+def spiel_rules(preset: str, players: int | None = None, blind_nil: bool | None = None) -> Rules:
+    """The rules of the OpenSpiel game of ``preset``: misdeals off, ``players`` seats,
+    ``blind_nil`` (Spades) as asked."""
     rules = Rules.preset(preset)
     if "misdeal" in rules.shape.options and rules.misdeal != "off":
         rules = rules.replace(misdeal="off")
     if players is not None and players != rules.players:
         rules = rules.replace(players=players)
+    if blind_nil is not None and blind_nil != rules.blind_nil:
+        rules = rules.replace(blind_nil=blind_nil)
     return rules
 
 
-def chance_cards(rules: Rules) -> int:
-    """How many cards chance deals: those that can matter to the deal."""
-    dealt = rules.players * rules.hand_size
+def chance_cards(rules: Rules, hand_size: int | None = None) -> int:
+    """How many cards chance deals: those that can matter to a deal of ``hand_size`` cards a
+    seat (the rules' own by default)."""
+    dealt = rules.players * (rules.hand_size if hand_size is None else hand_size)
     size = DECKS[rules.shape.deck].size
-    deal = rules.shape.dealing
+    shape = rules.shape
+    deal = shape.dealing if shape.dealing_by_rules is None else shape.dealing_by_rules(rules)
     if deal is deal_with_nest:
         return size  # the hands and the nest: the whole pack
     if deal is deal_upcard_next:
-        return min(size, dealt + 1 + dealt)  # the upcard, and every card the exchanges can draw
+        # The upcard, and every card the exchanges can draw (Horsethief's).
+        draws = dealt if "exchange" in shape.phase_names else 0
+        return min(size, dealt + 1 + draws)
     return dealt
 
 
@@ -81,7 +94,7 @@ def max_decisions(encoder: Encoder) -> int:
     per_phase = {
         "misdeal": p,
         "declare": p,
-        "call": p,
+        "call": 2 * p if encoder.words else p,  # blind nil: look, then call
         "auction": len(encoder.values) + p,  # each bid is higher than the last; a pass is final
         "trump": 1,
         "drop": p,
@@ -111,8 +124,20 @@ def _game_type(short_name: str, preset: str) -> Any:
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": rules.players} if low < high else {},
+        parameter_specification=_parameters(rules),
     )
+
+
+def _parameters(rules: Rules) -> dict[str, Any]:
+    """The game's parameters and their defaults: the seat count where the game has a range,
+    ``blind_nil`` where it may be bid, the deal of the schedule where hands change size."""
+    low, high = rules.shape.seats
+    params: dict[str, Any] = {"players": rules.players} if low < high else {}
+    if "blind_nil" in rules.shape.options:
+        params["blind_nil"] = bool(rules.blind_nil)
+    if rules.shape.schedule is not None:
+        params["deal"] = 0
+    return params
 
 
 def _game_class(short_name: str, preset: str) -> type:
@@ -123,10 +148,15 @@ def _game_class(short_name: str, preset: str) -> type:
 
         def __init__(self, params: dict[str, Any] | None = None) -> None:
             params = dict(params or {})
-            players = params.get("players")
-            self.rules = spiel_rules(preset, None if players is None else int(players))
-            self.encoder = encoder = Encoder(self.rules)
-            self.chance_cards = chance_cards(self.rules)
+            players, blind = params.get("players"), params.get("blind_nil")
+            self.rules = rules = spiel_rules(
+                preset,
+                None if players is None else int(players),
+                None if blind is None else bool(blind),
+            )
+            self.encoder = encoder = Encoder(rules)
+            self.context, self.hand_size = _schedule_deal(rules, int(params.get("deal", 0)))
+            self.chance_cards = chance_cards(rules, self.hand_size)
             self.decisions = max_decisions(encoder)
             self.sign = -1.0 if self.rules.shape.lowest_wins else 1.0
             info = pyspiel.GameInfo(
@@ -160,6 +190,20 @@ def _game_class(short_name: str, preset: str) -> type:
     return Game
 
 
+def _schedule_deal(rules: Rules, number: int) -> tuple[Context | None, int]:
+    """The context and hand size of deal ``number`` (from 0) of the match's schedule; the
+    rules' own hand size, and no context, in a game whose deals are all alike."""
+    schedule = rules.shape.schedule
+    if schedule is None:
+        if number:
+            raise ValueError(f"deal={number}: {rules.title}'s deals are all alike")
+        return None, rules.hand_size
+    deals = len(schedule(rules))
+    if not 0 <= number < deals:
+        raise ValueError(f"deal={number}: a deal of the schedule, from 0 to {deals - 1}")
+    return opening_context(rules, number), scheduled_size(rules, number)
+
+
 _StateBase: Any = pyspiel.State if pyspiel is not None else object
 
 
@@ -173,13 +217,17 @@ class State(_StateBase):  # type: ignore[misc]
         self.encoder: Encoder = game.encoder
         self.sign: float = game.sign
         self.to_deal: int = game.chance_cards
+        self.schedule_deal: tuple[Context | None, int] = (game.context, game.hand_size)
+        """The context and hand size of the deal (a deal of Oh Hell's schedule)."""
         self.dealt: list[int] = []
         """Card indices (``Encoder.cards``) dealt so far, top of the pack first."""
         self._held = _Held(None)
         self.moves: list[tuple[int, int, bool]] = []
         """(seat, action, private) for every decision in order (perfect recall)."""
         self.first_hands: list[tuple[str, ...]] = []
-        """Each seat's hand as dealt, from its own first ``Observation``."""
+        """Each seat's hand as dealt, from its own first ``Observation`` that shows it."""
+        self.unseen: set[int] = set()
+        """Seats that have not seen their hand yet (blind nil: they have not looked)."""
 
     @property
     def rules(self) -> Rules:
@@ -219,6 +267,18 @@ class State(_StateBase):  # type: ignore[misc]
         private = self.deal.phase in PRIVATE_PHASES and move != DONE
         self.deal.act(move)
         self.moves.append((seat, int(action), private))
+        if self.unseen:
+            self._see()
+
+    def _see(self) -> None:
+        """Each seat's hand as dealt once its own observation shows it (blind nil: once it
+        has looked or bid blind nil; no card has been played by then)."""
+        assert self.deal is not None
+        for seat in sorted(self.unseen):
+            hand = self.deal.observation(seat).hand
+            if hand:
+                self.first_hands[seat] = hand
+                self.unseen.discard(seat)
 
     def _start(self) -> None:
         """The deal from the cards chance dealt, the rest of the pack after them."""
@@ -227,9 +287,13 @@ class State(_StateBase):  # type: ignore[misc]
         order = [cards[i] for i in self.dealt] + [
             name for i, name in enumerate(cards) if i not in dealt
         ]
-        deal = Deal(self.rules, deck=order, dealer=self.rules.players - 1)
+        context, size = self.schedule_deal
+        deal = Deal(
+            self.rules, deck=order, dealer=self.rules.players - 1, context=context, hand_size=size
+        )
         self._held = _Held(deal)
         self.first_hands = [deal.observation(seat).hand for seat in range(self.rules.players)]
+        self.unseen = {seat for seat, hand in enumerate(self.first_hands) if not hand}
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:

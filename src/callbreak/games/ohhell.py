@@ -78,7 +78,8 @@ class ExactCall(Phase):
     parts = (Calls,)
 
     def values(self, rules: Any) -> tuple[int, ...]:
-        return tuple(range(largest_hand(rules) + 1))
+        """0 to the largest hand of the match (Judgement's 7, not the 13 the deck allows)."""
+        return tuple(range(max(schedule(rules)) + 1))
 
     def begin(self, deal: DealState) -> bool:
         deal.to_act = deal.next_seat(deal.dealer)

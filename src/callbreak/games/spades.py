@@ -67,8 +67,15 @@ class SpadesCall(Phase):
     def values(self, rules: Any) -> tuple[int, ...]:
         return tuple(range(14))
 
+    def words(self, rules: Any) -> tuple[str, ...]:
+        return (BLIND_NIL, LOOK)
+
     def begin(self, deal: DealState) -> bool:
         deal.to_act = deal.next_seat(deal.dealer)
+        if deal.rules.blind_nil:
+            # Made now, not at the first question: until it exists nothing withholds the
+            # hands, and a seat asked for its view first would see its cards.
+            deal.parts[Blind]
         return True
 
     @staticmethod
