@@ -49,6 +49,8 @@ class Deck:
     named (so the deck in force changes with the trump)."""
     full: int = field(init=False, repr=False)
     """Mask of the whole deck."""
+    _suit_names: dict[int, tuple[str, ...]] = field(init=False, repr=False)
+    """``hand_names`` of each one-suit mask met so far (``_CHUNKS_KEPT`` at most)."""
 
     def __post_init__(self) -> None:
         # Worked out once, when the deck is made (deals ask for them again and again), and
@@ -59,6 +61,7 @@ class Deck:
             mask |= 1 << card
         object.__setattr__(self, "has_rook", self.name == "rook")
         object.__setattr__(self, "full", mask)
+        object.__setattr__(self, "_suit_names", {})
 
     @property
     def size(self) -> int:
@@ -102,19 +105,35 @@ class Deck:
         return mask
 
     def hand_names(self, mask: int) -> list[str]:
-        """Names of a mask by suit in suit order, high card first (the Rook where it ranks)."""
+        """Names of a mask by suit in suit order, high card first (the Rook where it ranks).
+
+        Each suit's names are remembered by its cards (as ``cards.hand_names`` does for the
+        standard deck): every observation of a Call Partner playout names a hand and the
+        legal cards."""
         if self is STANDARD:
             return standard.hand_names(mask)
         out: list[str] = []
-        for suit in range(len(self.suits)):
-            chunk = mask & self.suit_masks[suit]
-            while chunk:
-                top = chunk.bit_length() - 1
-                out.append(self.names[top])
-                chunk ^= 1 << top
+        memo = self._suit_names
+        for suit_mask in self.suit_masks:  # one a suit, in suit order
+            chunk = mask & suit_mask
+            if chunk:
+                names = memo.get(chunk)
+                if names is None:
+                    names = self._names_high_first(chunk)
+                    if len(memo) < _CHUNKS_KEPT:
+                        memo[chunk] = names
+                out += names
         if mask >> ROOK_FREE & 1:
             out.append("ROOK")
         return out
+
+    def _names_high_first(self, chunk: int) -> tuple[str, ...]:
+        names = []
+        while chunk:
+            top = chunk.bit_length() - 1
+            names.append(self.names[top])
+            chunk ^= 1 << top
+        return tuple(names)
 
     def suit_of(self, card: int) -> int:
         return card // self.stride
@@ -123,6 +142,9 @@ class Deck:
         """The Rook deck once ``trump`` is named: ``ROOK`` reads as its slot in that colour."""
         return _placed_rook_deck(trump)
 
+
+_CHUNKS_KEPT = 1 << 16
+"""One-suit masks whose names a deck remembers (a few megabytes at most)."""
 
 STANDARD = Deck(
     "standard",

@@ -13,12 +13,11 @@ evaluation over the four possible trumps.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from callbreak.bots.knowledge import Knowledge, read
+from callbreak.bots.knowledge import HistoryMemo, Knowledge, card_ints, read
 from callbreak.bots.trickplay import TrickPlayer, estimate_tricks
-from callbreak.cards import CARD_NAMES, RANK_COUNT, SUIT_MASKS, SUITS, parse_card
+from callbreak.cards import CARD_NAMES, RANK_COUNT, SUIT_MASKS, SUITS
 from callbreak.engine import Action, Observation
+from callbreak.engine.observation import TrickView
 from callbreak.engine.tricks import beats
 
 ALWAYS_WANTED = 13
@@ -32,7 +31,7 @@ def act(bot: TrickPlayer, observation: Observation) -> Action:
         return bid(observation, bot.caution)
     if phase == "trump":
         return SUITS[best_trump(observation.hand_mask)]
-    legal = [parse_card(c) for c in observation.legal]
+    legal = card_ints(observation.legal)
     if len(legal) == 1:
         return CARD_NAMES[legal[0]]
     k = knowledge(observation)
@@ -79,14 +78,16 @@ def knowledge(observation: Observation) -> Knowledge:
     n = observation.players
     voids = list(k.voids)
     if observation.rules.must_trump == "always":
-        for trick in (*observation.history, observation.trick):
-            cards = [parse_card(c) for c in trick.cards]
-            if not cards:
-                continue
-            led = cards[0] // RANK_COUNT
-            for seat, card in zip(trick.seats(n)[1:], cards[1:], strict=True):
-                if card // RANK_COUNT not in (led, trump):
-                    voids[seat] |= 1 << trump
+
+        def extend(seen: tuple[int, ...], tricks: tuple[TrickView, ...]) -> tuple[int, ...]:
+            more = list(seen)
+            for view in tricks:
+                _add_trumpless(more, view, n, trump)
+            return tuple(more)
+
+        shown = _TRUMPLESS.read(observation.history, (n, trump), (0,) * n, extend)
+        voids = [a | b for a, b in zip(voids, shown, strict=True)]
+        _add_trumpless(voids, observation.trick, n, trump)
     win, win_seat = k.win, k.win_seat
     if k.trick:
         seats = observation.trick.seats(n)
@@ -94,4 +95,30 @@ def knowledge(observation: Observation) -> Knowledge:
         for seat, card in zip(seats[1:], k.trick[1:], strict=True):
             if beats(card, win, trump):
                 win, win_seat = card, seat
-    return replace(k, trump=trump, voids=tuple(voids), win=win, win_seat=win_seat)
+    return Knowledge(
+        seat=k.seat,
+        players=k.players,
+        trump=trump,
+        hand=k.hand,
+        played=k.played,
+        voids=tuple(voids),
+        trick=k.trick,
+        led=k.led,
+        win=win,
+        win_seat=win_seat,
+    )
+
+
+def _add_trumpless(voids: list[int], view: TrickView, n: int, trump: int) -> None:
+    """Mark void in trump each seat that, in the trick ``view``, neither followed nor trumped."""
+    cards = card_ints(view.cards)
+    if not cards:
+        return
+    led = cards[0] // RANK_COUNT
+    for seat, card in zip(view.seats(n)[1:], cards[1:], strict=True):
+        if card // RANK_COUNT not in (led, trump):
+            voids[seat] |= 1 << trump
+
+
+_TRUMPLESS: HistoryMemo[tuple[int, ...]] = HistoryMemo()
+"""The seats shown void in trump by the completed tricks of the last history read."""

@@ -35,10 +35,22 @@ _SAFETY = 0.85
 
 
 def finish(deal: Deal, players: list[HeuristicBot]) -> list[float]:
-    """Play ``deal`` to its end with each seat's heuristic; its points by seat."""
+    """Play ``deal`` to its end with each seat's heuristic; its points by seat.
+
+    A seat with one legal action (a last card, a single card of the suit led: about a
+    third of a five-card playout's turns) plays it unasked: the heuristic's answer could be
+    nothing else, and its observation, the costliest step of a turn, is not built.  A bot
+    that blunders is asked all the same, as it draws its chance of a blunder at every card.
+    """
     while deal.to_act is not None:
         seat = deal.to_act
-        deal.act(players[seat].act(deal.observation(seat)))
+        player = players[seat]
+        if not player.blunder:
+            legal = deal.legal()
+            if len(legal) == 1:
+                deal.act(legal[0])
+                continue
+        deal.act(player.act(deal.observation(seat)))
     points = deal.points
     assert points is not None
     return [float(p) for p in points]

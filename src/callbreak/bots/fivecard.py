@@ -21,6 +21,7 @@ beyond parsing the card names with that deck.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
@@ -29,6 +30,7 @@ from callbreak.bots.trickplay import TrickPlayer
 from callbreak.cards import cards_of
 from callbreak.decks import REVERSED, STANDARD, Deck
 from callbreak.engine import Action, Observation
+from callbreak.engine.observation import TrickView
 from callbreak.engine.tricks import beats
 from callbreak.games import HELD
 
@@ -107,28 +109,93 @@ class Table:
     def win_chance(self, card: int, led: int, later: list[int]) -> float:
         """Chance that ``card`` still wins the trick once the seats in ``later`` have played
         (``led`` the suit led, -1 when ``card`` leads); they are assumed to take it if they
-        can, since in these games every seat wants tricks."""
+        can, since in these games every seat wants tricks.
+
+        It is the product over ``later`` of one minus ``holds_any`` of the higher cards of
+        the suit, then, for a side card, of one minus ``void_chance`` times ``holds_any`` of
+        the trumps (for a trump on a side lead, of the higher trumps).  It runs for every
+        card weighed at every decision of every playout, so those two are worked out inline,
+        with each seat's factor of exactly 1 skipped and a factor of exactly 0 ending the
+        product: the same floating-point products, bit for bit, in fewer steps.
+        """
         suit = card // STRIDE
         if led < 0:
             led = suit
         trump = self.trump
-        chance = 1.0
         if suit == led:
-            higher = above(card)
-            for seat in later:
-                chance *= 1.0 - self.holds_any(seat, higher)
-            if suit != trump and trump >= 0:
-                trumps = SUIT_MASKS[trump]
-                for seat in later:
-                    ruff = self.void_chance(seat, suit) * self.holds_any(seat, trumps)
-                    chance *= 1.0 - ruff
+            chance = self._none_above(above(card), suit, later)
+            if chance and suit != trump and trump >= 0:
+                chance = self._none_over(chance, suit, SUIT_MASKS[trump], trump, later)
             return chance
         if suit != trump:
             return 0.0  # a discard never wins
-        higher = above(card)
+        return self._none_over(1.0, led, above(card), trump, later)
+
+    def _none_above(self, higher: int, suit: int, later: list[int]) -> float:
+        """The product over ``later`` of ``1 - holds_any(seat, higher)`` (``higher``: cards
+        of ``suit``).  Seats holding the same number of unknown cards have the same factor,
+        worked out once."""
+        known = self.known
+        if known:
+            for seat in later:
+                if known.get(seat, 0) & higher:
+                    return 0.0  # it holds one for sure: a factor of 0
+        out = (self.unseen & higher).bit_count()
+        if not out:
+            return 1.0  # nobody can hold one: every factor is 1
+        voids, counts = self.voids, self.counts
+        u = self.unseen.bit_count()
+        chance = factor = 1.0
+        held = -1
         for seat in later:
-            over = self.void_chance(seat, led) * self.holds_any(seat, higher)
-            chance *= 1.0 - over
+            if voids and voids.get(seat, 0) >> suit & 1:
+                continue  # void in the suit: a factor of 1
+            cards = counts[seat]
+            if cards != held:
+                held, factor = cards, 1.0 - (1.0 - none_held(u, out, cards))
+            chance *= factor
+        return chance
+
+    def _none_over(
+        self, chance: float, lacking: int, cards: int, suit: int, later: list[int]
+    ) -> float:
+        """``chance`` times, over ``later``, ``1 - void_chance(seat, lacking) *
+        holds_any(seat, cards)`` (``cards``: cards of ``suit``): the seat neither lacks the
+        suit led nor holds one of the cards that would take the trick over it.  A seat of
+        which nothing is known (no card, no void) has a factor set by its number of unknown
+        cards alone, worked out once for each number."""
+        unseen, known, voids, counts = self.unseen, self.known, self.voids, self.counts
+        u = unseen.bit_count()
+        out = (unseen & cards).bit_count()
+        lacking_mask = SUIT_MASKS[lacking]
+        lacking_out = (unseen & lacking_mask).bit_count()
+        factor = 1.0
+        held = -1
+        for seat in later:
+            mine = known.get(seat, 0) if known else 0
+            shown = voids.get(seat, 0) if voids else 0
+            if not (mine or shown):
+                if not out:
+                    continue  # it holds none of them: a factor of 1
+                count = counts[seat]
+                if count != held:
+                    void = none_held(u, lacking_out, count)
+                    held, factor = count, 1.0 - void * (1.0 - none_held(u, out, count))
+                chance *= factor
+                continue
+            if mine & cards:
+                holds = 1.0
+            elif not out or shown >> suit & 1:
+                continue  # it holds none of them: a factor of 1
+            else:
+                holds = 1.0 - none_held(u, out, counts[seat])
+            if shown >> lacking & 1:
+                void = 1.0
+            elif mine & lacking_mask:
+                continue  # it follows suit: a factor of 1
+            else:
+                void = none_held(u, lacking_out, counts[seat])
+            chance *= 1.0 - void * holds
         return chance
 
 
@@ -169,7 +236,9 @@ def table_before_play(observation: Observation, trump: int, opponents: int) -> T
 
 
 def _upcard(observation: Observation) -> int | None:
-    return None if observation.upcard is None else deck_of(observation).parse(observation.upcard)
+    if observation.upcard is None:
+        return None
+    return _ints(deck_of(observation), (observation.upcard,))[0]
 
 
 def card_chances(table: Table) -> list[tuple[int, float]]:
@@ -179,32 +248,126 @@ def card_chances(table: Table) -> list[tuple[int, float]]:
     it; a trump if nobody holds a higher trump, or, for a low trump, by ruffing
     a suit the hand lacks.
     """
-    hand, trump = table.hand, table.trump
-    others = list(table.counts)
-    chances = {card: table.win_chance(card, -1, others) for card in cards_of(hand)}
-    if trump >= 0:
-        # Each short side suit gives one trump a ruff: the best trump not already a winner.
-        ruffs = sorted(
-            (
-                RUFF_VOID if length == 0 else RUFF_SINGLETON
-                for suit in range(4)
-                if suit != trump and (length := (hand & SUIT_MASKS[suit]).bit_count()) <= 1
-            ),
-            reverse=True,
-        )
+    return list(_chances_of(table, {}))
+
+
+_CHANCES: dict[tuple[object, ...], tuple[tuple[int, float], ...]] = {}
+"""``card_chances`` of the tables weighed lately, by everything in a table they read.  A
+search replays the same seats' bids and drops in world after world, and a seat that weighed
+its hand for the auction often weighs the same table again to stay in or drop."""
+_CHANCES_KEPT = 4096
+"""Tables remembered before the memo starts afresh (a few hundred kilobytes)."""
+
+
+def _chances_of(table: Table, tops: dict[int, float]) -> tuple[tuple[int, float], ...]:
+    """``card_chances`` of ``table``, remembered (``_CHANCES``).  ``tops``: the lead chances
+    before ruffs (``Table._none_above``) of tables that differ from this one in trump alone,
+    by card, shared by the caller that weighs the four trumps of one hand."""
+    key = (
+        table.hand,
+        table.trump,
+        table.unseen,
+        tuple(table.counts.items()),  # in order: the seats are multiplied in this order
+        tuple(table.known.items()),
+        tuple(table.voids.items()),
+    )
+    found = _CHANCES.get(key)
+    if found is None:
+        found = tuple(_card_chances(table, tops).items())
+        if len(_CHANCES) >= _CHANCES_KEPT:
+            _CHANCES.clear()
+        _CHANCES[key] = found
+    return found
+
+
+def _card_chances(table: Table, tops: dict[int, float]) -> dict[int, float]:
+    """``card_chances`` worked out: each card's ``win_chance`` as a lead (its lead chance
+    before ruffs taken from ``tops`` when there, and added to it), then the ruffs."""
+    if table.known or table.voids:
+        chances = _lead_chances(table, tops)
+    else:
+        chances = _blind_lead_chances(table, tops)
+    trump, hand = table.trump, table.hand
+    if trump < 0:
+        return chances
+    # Each short side suit gives one trump a ruff: the best trump not already a winner
+    # (the ruffs best first: a void's, then a singleton's).
+    voids = singletons = 0
+    for suit in range(4):
+        if suit != trump:
+            length = (hand & SUIT_MASKS[suit]).bit_count()
+            voids += length == 0
+            singletons += length == 1
+    if voids or singletons:
+        ruffs = [RUFF_VOID] * voids + [RUFF_SINGLETON] * singletons
         spare = sorted(
             (c for c in chances if c // STRIDE == trump and chances[c] < RUFF_VOID),
             reverse=True,
         )
         for card, ruff in zip(spare, ruffs, strict=False):
             chances[card] = max(chances[card], ruff)
-    return list(chances.items())
+    return chances
+
+
+def _lead_chances(table: Table, tops: dict[int, float]) -> dict[int, float]:
+    """``win_chance`` of each card of the hand as a lead, by ``Table``'s own steps."""
+    trump = table.trump
+    trumps = SUIT_MASKS[trump]
+    others = list(table.counts)
+    chances: dict[int, float] = {}
+    for card in cards_of(table.hand):
+        suit = card // STRIDE
+        chance = tops.get(card)
+        if chance is None:
+            chance = tops[card] = table._none_above(above(card), suit, others)
+        if chance and suit != trump and trump >= 0:
+            chance = table._none_over(chance, suit, trumps, trump, others)
+        chances[card] = chance
+    return chances
+
+
+def _blind_lead_chances(table: Table, tops: dict[int, float]) -> dict[int, float]:
+    """``_lead_chances`` of a table where no other seat's card or void is known (the table
+    as dealt, most often), with ``_none_above`` and ``_none_over`` written out for it: every
+    seat's factor then depends on its number of unknown cards alone."""
+    trump, unseen = table.trump, table.unseen
+    u = unseen.bit_count()
+    held = list(table.counts.values())  # in the seats' order, as the factors are multiplied
+    trumps_out = (unseen & SUIT_MASKS[trump]).bit_count() if trump >= 0 else 0
+    chances: dict[int, float] = {}
+    for card in cards_of(table.hand):
+        suit = card // STRIDE
+        chance = tops.get(card)
+        if chance is None:
+            chance = 1.0
+            out = (unseen & above(card)).bit_count()
+            if out:
+                count, factor = -1, 1.0
+                for cards in held:
+                    if cards != count:
+                        count, factor = cards, 1.0 - (1.0 - none_held(u, out, cards))
+                    chance *= factor
+            tops[card] = chance
+        if chance and suit != trump and trumps_out:
+            lacking_out = (unseen & SUIT_MASKS[suit]).bit_count()
+            count, factor = -1, 1.0
+            for cards in held:
+                if cards != count:
+                    void = none_held(u, lacking_out, cards)
+                    count, factor = cards, 1.0 - void * (1.0 - none_held(u, trumps_out, cards))
+                chance *= factor
+        chances[card] = chance
+    return chances
 
 
 def evaluate(table: Table) -> tuple[float, float]:
     """Expected tricks and the chance of none (the cards taken as independent)."""
+    return _sum_up(_chances_of(table, {}))
+
+
+def _sum_up(chances: tuple[tuple[int, float], ...]) -> tuple[float, float]:
     tricks, none = 0.0, 1.0
-    for _, chance in card_chances(table):
+    for _, chance in chances:
         tricks += chance
         none *= 1.0 - chance
     return tricks, none
@@ -214,8 +377,9 @@ def best_trump(observation: Observation, opponents: int) -> tuple[int, float, fl
     """The suit that makes the hand take the most tricks, with its expected tricks and the
     chance of none; ties go to spades first (in Snarples spades keep everyone in)."""
     best = (-1, -1.0, 1.0)
+    tops: dict[int, float] = {}  # the four tables differ in trump alone
     for suit in range(4):
-        tricks, none = evaluate(table_before_play(observation, suit, opponents))
+        tricks, none = _sum_up(_chances_of(table_before_play(observation, suit, opponents), tops))
         if tricks > best[1] + 1e-9:
             best = (suit, tricks, none)
     return best
@@ -333,21 +497,23 @@ def exchange(observation: Observation) -> Action:
 def table_in_play(observation: Observation) -> Table:
     """The table now: cards played, voids shown, and how many cards each seat still holds."""
     deck = deck_of(observation)
+    trick = observation.trick
+    cards = _ints(deck, trick.cards)
+    return _table_in_play(observation, deck, cards, trick.seats(observation.players))
+
+
+def _table_in_play(
+    observation: Observation, deck: Deck, trick: list[int], seats: tuple[int, ...]
+) -> Table:
+    """``table_in_play``, given the cards of the trick in progress and their seats."""
     seat = observation.seat
     n = observation.players
     active = observation.active or tuple(range(n))
     size = observation.rules.hand_size
-    rounds = len(observation.history)
-    played_now = set(observation.trick.seats(n))
-    voids: dict[int, int] = {}
-    for trick in (*observation.history, observation.trick):
-        if not trick.cards:
-            continue
-        cards = [deck.parse(c) for c in trick.cards]
-        led = cards[0] // STRIDE
-        for who, card in zip(trick.seats(n)[1:], cards[1:], strict=True):
-            if card // STRIDE != led:
-                voids[who] = voids.get(who, 0) | 1 << led
+    history = observation.history
+    rounds = len(history)
+    voids = dict(_history_voids(history, n, deck))  # a copy: the trick in progress adds to it
+    _add_voids(voids, trick, seats)
     gone = observation.hand_mask | observation.played_mask
     known: dict[int, int] = {}
     upcard = _upcard(observation)
@@ -356,34 +522,80 @@ def table_in_play(observation: Observation) -> Table:
         if observation.rules.shape.upcard == HELD and seat != observation.dealer:
             known[observation.dealer] = 1 << upcard
     counts = {
-        s: size - rounds - (s in played_now) - known.get(s, 0).bit_count()
-        for s in active
-        if s != seat
+        s: size - rounds - (s in seats) - known.get(s, 0).bit_count() for s in active if s != seat
     }
     return Table(
         seat, trump_of(observation), observation.hand_mask, FULL & ~gone, counts, known, voids
     )
 
 
+def _ints(deck: Deck, names: Sequence[str]) -> list[int]:
+    """The cards ``names`` spell in ``deck``: looked up by name, as the observation's names
+    are the deck's own spellings (``Deck.parse`` reads any other, or says what is wrong)."""
+    inputs = deck.inputs
+    try:
+        return [inputs[name] for name in names]
+    except KeyError:
+        return [deck.parse(name) for name in names]
+
+
+def _add_voids(voids: dict[int, int], cards: list[int], seats: tuple[int, ...]) -> None:
+    """Add to ``voids`` the suit led of a trick (``cards`` played by ``seats``) to each seat
+    that did not follow it."""
+    if not cards:
+        return
+    led = cards[0] // STRIDE
+    for who, card in zip(seats[1:], cards[1:], strict=True):
+        if card // STRIDE != led:
+            voids[who] = voids.get(who, 0) | 1 << led
+
+
+_SHOWN: list[tuple[tuple[TrickView, ...], int, Deck, dict[int, int]]] = [((), 0, STANDARD, {})]
+"""The last history read, its seat count and deck, and the voids its tricks showed (never
+changed once stored).  A playout reads the table at every card, and the completed tricks'
+views are the same objects from one observation of a deal to the next (and in its copies),
+so only the tricks added since are read.  One tuple, replaced whole, so that a reader in
+another thread sees one consistent entry."""
+
+
+def _history_voids(history: tuple[TrickView, ...], n: int, deck: Deck) -> dict[int, int]:
+    """The voids shown in the completed tricks (``_add_voids``), continuing the last history
+    read when this one extends it (the same view objects up to where that one ended).  The
+    dict returned is the stored one: the caller copies it before adding to it."""
+    seen, players, seen_deck, voids = _SHOWN[0]
+    same = players == n and seen_deck is deck
+    if same and seen is history:
+        return voids
+    at = len(seen)
+    if not same or at > len(history) or (at and history[at - 1] is not seen[-1]):
+        at, voids = 0, {}
+    more = dict(voids)
+    for view in history[at:]:
+        _add_voids(more, _ints(deck, view.cards), view.seats(n))
+    _SHOWN[0] = (history, n, deck, more)
+    return more
+
+
 def play(observation: Observation) -> str:
     """Take the trick when a card is likely enough to; otherwise keep the good cards."""
     deck = deck_of(observation)
-    names: dict[int, str] = {deck.parse(name): str(name) for name in observation.legal}
+    names: dict[int, str] = dict(
+        zip(_ints(deck, observation.legal), observation.legal, strict=True)
+    )
     legal = sorted(names)
-    table = table_in_play(observation)
-    trump = table.trump
     n = observation.players
-    active = list(observation.active or range(n))
     trick = observation.trick
-    if not trick.cards:
+    cards = _ints(deck, trick.cards)
+    table = _table_in_play(observation, deck, cards, trick.seats(n) if cards else ())
+    trump = table.trump
+    active = list(observation.active or range(n))
+    if not cards:
         later = [s for s in active if s != table.seat]
         chances = [(table.win_chance(c, -1, later), c // STRIDE == trump, c) for c in legal]
         chance, _, card = max(chances)
         if chance >= WIN_WORTH:
             return names[card]
         return names[_cheapest(table, legal)]
-    cards = [deck.parse(c) for c in trick.cards]
-    seats = trick.seats(n)
     led = cards[0] // STRIDE
     win = cards[0]
     for card in cards[1:]:
@@ -391,7 +603,7 @@ def play(observation: Observation) -> str:
             win = card
     at = active.index(trick.leader)
     order = active[at:] + active[:at]
-    later = order[len(seats) + 1 :]
+    later = order[len(cards) + 1 :]  # the seats after this one (one card a seat so far)
     winners = [c for c in legal if beats(c, win, trump)]
     if winners:
         rated = [(table.win_chance(c, led, later), c) for c in winners]

@@ -6,11 +6,11 @@ could also work out (docs/rules/what-bots-know.md).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
-from callbreak.cards import RANK_COUNT, SUIT_MASKS, parse_card
+from callbreak.cards import CARD_NAMES, RANK_COUNT, SUIT_MASKS, parse_card
 from callbreak.engine import Observation
 from callbreak.engine.observation import TrickView
 from callbreak.engine.tricks import beats
@@ -62,16 +62,67 @@ class Knowledge:
         return [(self.seat + i) % self.players for i in range(1, left + 1)]
 
 
-_SHOWN: list[Any] = [(), None, ()]
-"""The last history read, the key of its rules, and the voids its tricks showed: the next
-decision of the same deal (a playout reads one after every card) reads only what is new."""
+T = TypeVar("T")
+
+
+class HistoryMemo(Generic[T]):
+    """A value worked out from the completed tricks of the last history read, continued when
+    the next history read extends it.
+
+    A playout reads an observation at every card, and the views of a deal's completed tricks
+    are the same objects from one observation to the next (and in the deal's copies), so a
+    history that holds, at the length of the last one, that one's last view continues it:
+    only the tricks added since are worked out.  The value stored is never changed (``extend``
+    makes a new one), and it is kept in one tuple replaced whole, so that a reader in another
+    thread sees one consistent entry.
+    """
+
+    __slots__ = ("_last",)
+
+    def __init__(self) -> None:
+        self._last: tuple[tuple[TrickView, ...], Hashable, Any] = ((), _NO_KEY, None)
+
+    def read(
+        self,
+        history: tuple[TrickView, ...],
+        key: Hashable,
+        empty: T,
+        extend: Callable[[T, tuple[TrickView, ...]], T],
+    ) -> T:
+        """The value for ``history``: ``extend(empty, history)``, continuing the last one read
+        under the same ``key`` (what else the value depends on: seats, trump, deck)."""
+        seen, seen_key, value = self._last
+        if seen is history and seen_key == key:
+            known: T = value
+            return known
+        at = len(seen)
+        if seen_key != key or at > len(history) or (at and history[at - 1] is not seen[-1]):
+            at, value = 0, empty
+        value = extend(value, history[at:])
+        self._last = (history, key, value)
+        return value
+
+
+_NO_KEY = object()
+
+
+def card_ints(names: Sequence[str | int]) -> list[int]:
+    """The standard deck's cards ``names`` spell: looked up by name, as an observation's names
+    are the canonical ones (``parse_card`` reads any other spelling, or says what is wrong)."""
+    try:
+        return [_BY_NAME[name] for name in names]
+    except KeyError:
+        return [parse_card(name) for name in names]
+
+
+_BY_NAME = {name: card for card, name in enumerate(CARD_NAMES)}
 
 
 def _shown_voids(tricks: Sequence[TrickView], n: int, trump: int, must: bool) -> list[int]:
     """The voids each seat showed by not following suit in ``tricks`` (bit per suit)."""
     voids = [0] * n
     for trick in tricks:
-        cards = [parse_card(c) for c in trick.cards]
+        cards = card_ints(trick.cards)
         if not cards:
             continue
         led = cards[0] // RANK_COUNT
@@ -86,21 +137,20 @@ def _shown_voids(tricks: Sequence[TrickView], n: int, trump: int, must: bool) ->
     return voids
 
 
+_SHOWN: HistoryMemo[tuple[int, ...]] = HistoryMemo()
+"""The voids shown in the completed tricks of the last history read."""
+
+
 def _history_voids(observation: Observation, n: int, trump: int) -> list[int]:
     """``_shown_voids`` of the completed tricks, extending the last history read when this
-    one continues it (the views of completed tricks are shared, never rebuilt)."""
-    history = observation.history
+    one continues it (``HistoryMemo``)."""
     must = observation.rules.must_trump == "always"
-    seen, key, voids = _SHOWN
-    at = len(seen)
-    continues = key == (n, trump, must) and at <= len(history)
-    if continues and at and history[at - 1] is not seen[-1]:
-        continues = False
-    if not continues:
-        at, voids = 0, [0] * n
-    more = _shown_voids(history[at:], n, trump, must)
-    voids = [a | b for a, b in zip(voids, more, strict=True)]
-    _SHOWN[:] = (history, (n, trump, must), voids)
+
+    def extend(voids: tuple[int, ...], tricks: tuple[TrickView, ...]) -> tuple[int, ...]:
+        more = _shown_voids(tricks, n, trump, must)
+        return tuple([a | b for a, b in zip(voids, more, strict=True)])
+
+    voids = _SHOWN.read(observation.history, (n, trump, must), (0,) * n, extend)
     return list(voids)  # the caller adds to its copy
 
 
@@ -114,7 +164,7 @@ def read(observation: Observation) -> Knowledge:
     must = observation.rules.must_trump == "always"
     current_voids = _shown_voids((observation.trick,), n, trump, must)
     voids = [a | b for a, b in zip(voids, current_voids, strict=True)]
-    current = [parse_card(c) for c in observation.trick.cards]
+    current = card_ints(observation.trick.cards)
     led, win, win_seat = -1, -1, -1
     if current:
         led = current[0] // RANK_COUNT

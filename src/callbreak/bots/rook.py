@@ -17,8 +17,8 @@ low to high ``2 .. 10, Rook, 11 .. 14, 1``.  Until trump is named the Rook is
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
+from callbreak.bots.knowledge import HistoryMemo
 from callbreak.bots.trickplay import TrickPlayer
 from callbreak.cards import cards_of
 from callbreak.decks import ROOK_COLOURS, ROOK_DECK, ROOK_FREE, ROOK_STRIDE, Deck
@@ -66,6 +66,10 @@ def colour(card: int) -> int:
 def points(card: int) -> int:
     """Card points of one card (the Rook is 20 wherever it lies)."""
     return 20 if card == ROOK_FREE else ROOK_CARD_POINTS.get(card, 0)
+
+
+_POINTS = [points(card) for card in range(ROOK_FREE + 1)]
+"""``points`` by card int, for the sort keys of the play (read for every card weighed)."""
 
 
 def _deck(observation: Observation) -> Deck:
@@ -208,6 +212,16 @@ def play(observation: Observation) -> str:
     return deck.names[card]
 
 
+def _ints(deck: Deck, names: Sequence[str]) -> list[int]:
+    """The cards ``names`` spell in ``deck``: looked up by name, as an observation's names are
+    the deck's own spellings (``Deck.parse`` reads any other, or says what is wrong)."""
+    inputs = deck.inputs
+    try:
+        return [inputs[name] for name in names]
+    except KeyError:
+        return [deck.parse(name) for name in names]
+
+
 def _shown_voids(tricks: Sequence[TrickView], n: int, deck: Deck) -> list[int]:
     """The colours each seat showed it lacks by not following in ``tricks`` (bit per colour)."""
     inputs = deck.inputs
@@ -220,24 +234,20 @@ def _shown_voids(tricks: Sequence[TrickView], n: int, deck: Deck) -> list[int]:
     return voids
 
 
-_SHOWN: list[Any] = [(), None, None, []]
-"""The last history read, its seat count and deck, and the voids its tricks showed.  A
-playout reads the table after every card; the completed tricks' views are shared between
-those observations (and between copies of a deal), so only the tricks added since are read."""
+_SHOWN: HistoryMemo[tuple[int, ...]] = HistoryMemo()
+"""The voids shown in the completed tricks of the last history read: a playout reads the
+table after every card, and only the tricks added since are read (``HistoryMemo``)."""
 
 
-def _history_voids(history: Sequence[TrickView], n: int, deck: Deck) -> list[int]:
+def _history_voids(history: tuple[TrickView, ...], n: int, deck: Deck) -> list[int]:
     """``_shown_voids`` of the completed tricks, continuing the last history read when this
     one extends it (the same view objects up to where that one ended)."""
-    seen, players, seen_deck, voids = _SHOWN
-    at = len(seen)
-    same = players == n and seen_deck is deck and at <= len(history)
-    if not same or (at and history[at - 1] is not seen[-1]):
-        at, voids = 0, [0] * n
-    more = _shown_voids(history[at:], n, deck)
-    voids = [a | b for a, b in zip(voids, more, strict=True)]
-    _SHOWN[:] = (history, n, deck, voids)
-    return voids
+
+    def extend(voids: tuple[int, ...], tricks: tuple[TrickView, ...]) -> tuple[int, ...]:
+        more = _shown_voids(tricks, n, deck)
+        return tuple([a | b for a, b in zip(voids, more, strict=True)])
+
+    return list(_SHOWN.read(history, (n, deck), (0,) * n, extend))
 
 
 class _Table:
@@ -276,7 +286,8 @@ class _Table:
         voids = [a | b for a, b in zip(voids, shown, strict=True)]
         known = observation.hand_mask | observation.played_mask
         if observation.discards:
-            known |= deck.parse_hand(list(observation.discards))
+            for card in _ints(deck, observation.discards):
+                known |= 1 << card
         trick = [inputs[name] for name in observation.trick.cards]
         seats = observation.trick.seats(n)
         return cls(observation, deck, deck.full & ~known, voids, trick, seats)
@@ -313,7 +324,13 @@ class _Table:
 
     def cheapest(self, cards: list[int]) -> int:
         """The card least missed: no points, not a trump, low."""
-        return min(cards, key=lambda c: (points(c) > 0, self.is_trump(c), points(c), slot(c)))
+        trump = self.trump
+
+        def cost(card: int) -> tuple[bool, bool, int, int]:
+            worth = _POINTS[card]
+            return worth > 0, card // ROOK_STRIDE == trump, worth, card % ROOK_STRIDE
+
+        return min(cards, key=cost)
 
     # -------------------------------------------------------------- decisions
     def lead(self, legal: list[int]) -> int:

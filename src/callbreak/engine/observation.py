@@ -7,8 +7,8 @@ here, and the tests check exactly this function.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from callbreak.points import Points
 from callbreak.rules import Rules
@@ -209,59 +209,104 @@ def _build(
     shows that seat alone: the parts declare their secrets, so nothing here names a phase."""
     names = deal.deck.names
     history, played = _past_tricks(deal)
-    every = _every(deal)
-    for card in deal.trick:
+    current = deal.trick
+    for card in current:
         played |= 1 << card
     points = deal.points
     n = deal.players
     hand = deal.hands[seat] if seat >= 0 else 0
-    pieces: dict[str, Any] = {
-        # Neutral values for the pieces a game without the phase never fills.
-        "calls": (None,) * n,
-        "misdeal_claims": (),
-        "declared_voids": ("",) * n,
-    }
+    upcard = deal.upcard
+    rules = deal.rules
+    to_act = deal.to_act
+    pieces: dict[str, Any] = {}
     for part in deal.parts.values():
         if part.shows_all:
             pieces.update(part.public(deal))
         if part.shows_own and seat >= 0:
             pieces.update(part.private(deal, seat))
-    counted = deal.rules.shape.card_points  # the game's hook (Call Partner's card points)
+    counted = rules.shape.card_points  # the game's hook (Call Partner's card points)
     if counted is not None:
         pieces["card_points"] = tuple(counted(deal))
-    # Calls and bids are made in turn, so a seat sees only those already made; all are public.
-    # A part's private pieces may also withhold the seat's own cards (a blind bid).
-    shown: dict[str, Any] = {"hand": tuple(deal.names_of(hand)), "hand_mask": hand}
-    for key in ("hand", "hand_mask"):
-        if key in pieces:
-            shown[key] = pieces.pop(key)
-    return Observation(
-        seat=seat,
-        players=n,
-        rules=deal.rules,
-        dealer=deal.dealer,
-        phase=deal.phase,
-        to_act=deal.to_act,
-        **shown,
-        legal=tuple(deal.legal()) if seat >= 0 and deal.to_act == seat else (),
-        tricks_won=tuple(deal.tricks),
-        history=tuple(history),
-        trick=TrickView(deal.leader, tuple(names[c] for c in deal.trick), None, every),
-        played_mask=played,
-        points=None if points is None else tuple(points),
-        void_reason=deal.void_reason,
-        totals=None if totals is None else tuple(totals),
-        deal_number=deal_number,
-        counting_seats=None if counting_seats is None else tuple(counting_seats),
-        game=deal.rules.game,
-        trump=deal.trump,
-        active=deal.active,
-        upcard=None if deal.upcard is None else names[deal.upcard],
-        dealt_in=deal.dealt_in,
-        unplayed=deal.unplayed,
-        stock_size=len(deal.stock),  # the stock's cards are hidden from everyone
-        hand_size=deal.hand_size,
-        **pieces,
+    values = _TEMPLATE.copy()  # every field, in the fields' order (stores keep the order)
+    values["seat"] = seat
+    values["players"] = n
+    values["rules"] = rules
+    values["dealer"] = deal.dealer
+    values["phase"] = deal.phase
+    values["to_act"] = to_act
+    values["hand"] = tuple(deal.names_of(hand))
+    values["hand_mask"] = hand
+    values["legal"] = tuple(deal.legal()) if seat >= 0 and to_act == seat else ()
+    # Neutral values for the pieces a game without the phase never fills.
+    values["calls"] = (None,) * n
+    values["misdeal_claims"] = ()
+    values["declared_voids"] = ("",) * n
+    values["tricks_won"] = tuple(deal.tricks)
+    values["history"] = history
+    values["trick"] = _view(deal.leader, tuple([names[c] for c in current]), None, _every(deal))
+    values["played_mask"] = played
+    values["points"] = None if points is None else tuple(points)
+    values["void_reason"] = deal.void_reason
+    values["totals"] = None if totals is None else tuple(totals)
+    values["deal_number"] = deal_number
+    values["counting_seats"] = None if counting_seats is None else tuple(counting_seats)
+    values["game"] = rules.game
+    values["trump"] = deal.trump
+    values["active"] = deal.active
+    values["upcard"] = None if upcard is None else names[upcard]
+    values["dealt_in"] = deal.dealt_in
+    values["unplayed"] = deal.unplayed
+    values["stock_size"] = len(deal.stock)  # the stock's cards are hidden from everyone
+    values["hand_size"] = deal.hand_size
+    if pieces:
+        # Calls and bids are made in turn, so a seat sees only those already made; all are
+        # public.  A part's private pieces may also withhold the seat's own cards (a blind bid).
+        if not pieces.keys() <= _PIECES:
+            wrong = sorted(pieces.keys() - _PIECES)
+            raise TypeError(
+                f"the deal's parts showed pieces an observation has no place for: {wrong}"
+            )
+        values.update(pieces)
+    return _frozen(Observation, values)
+
+
+_TEMPLATE: dict[str, Any] = {f.name: f.default for f in fields(Observation)}
+"""Every field of an observation in declaration order, with its default (``MISSING`` for
+the fields without one, which ``_build`` always sets)."""
+
+_SET_BY_BUILD = frozenset(
+    {
+        *("seat", "players", "rules", "dealer", "phase", "to_act", "legal", "tricks_won"),
+        *("history", "trick", "played_mask", "points", "void_reason", "totals", "deal_number"),
+        *("counting_seats", "game", "trump", "active", "upcard", "dealt_in", "unplayed"),
+        *("stock_size", "hand_size"),
+    }
+)
+"""The fields ``_build`` fills from the deal itself, not from its parts."""
+_PIECES = frozenset(_TEMPLATE) - _SET_BY_BUILD
+"""The fields a part may fill (the rest are the deal's own).  Checked by ``_build``: the
+observation is filled in without its ``__init__``, which would refuse any other name."""
+
+
+T = TypeVar("T")
+
+
+def _frozen(cls: type[T], values: dict[str, Any]) -> T:
+    """A frozen dataclass instance holding ``values`` (every field, in field order): equal to
+    ``cls(**values)``, made without its ``__init__``, which sets each field through
+    ``object.__setattr__`` and cost half of an observation's making (it is made for every
+    card of every playout of the family search)."""
+    made = object.__new__(cls)
+    object.__setattr__(made, "__dict__", values)
+    return made
+
+
+def _view(
+    leader: int, cards: tuple[str, ...], winner: int | None, active: tuple[int, ...]
+) -> TrickView:
+    """``TrickView(leader, cards, winner, active)``, made as ``_frozen`` makes observations."""
+    return _frozen(
+        TrickView, {"leader": leader, "cards": cards, "winner": winner, "active": active}
     )
 
 
@@ -289,7 +334,7 @@ def _past_tricks(deal: DealState) -> tuple[tuple[TrickView, ...], int]:
     for leader, cards, winner in history[len(views) :]:
         for card in cards:
             played |= 1 << card
-        more.append(TrickView(leader, tuple(names[c] for c in cards), winner, every))
+        more.append(_view(leader, tuple([names[c] for c in cards]), winner, every))
     cached = (views + tuple(more), played)
     deal._views = cached
     return cached

@@ -33,13 +33,33 @@ engine's table counts them; a list, since a playout reads it for every trick at 
 def points_taken(deal: Deal) -> list[int]:
     """Card points each seat has taken in tricks so far (public: every trick is seen);
     the last trick's bonus and the discarded nest go to its winner once the deal ends."""
-    taken = [0] * deal.players
-    for _, cards, winner in deal.history:  # every observation of a playout counts them all
-        taken[winner] += sum(map(_CARD_VALUE.__getitem__, cards))
+    taken = _trick_points(deal.history, deal.players)
     if deal.history and len(deal.history) == deal.rules.hand_size:
         last_winner = deal.history[-1][2]
         taken[last_winner] += deal.rules.last_trick_points + card_points(deal.discards)
     return taken
+
+
+_SUMMED: list[tuple[object, int, int, tuple[int, ...]]] = [(None, 0, 0, ())]
+"""The last tricks summed: the last of them (the object itself), how many, the seats, and
+each seat's card points.  Every observation of a playout counts the tricks so far; a deal
+holding that very trick at that place continues those tricks (a trick is made once, and a
+deal's copies share it), so only the tricks added since are summed.  One tuple, replaced
+whole, so that a reader in another thread sees one consistent entry."""
+
+
+def _trick_points(history: list[tuple[int, tuple[int, ...], int]], players: int) -> list[int]:
+    """Card points each seat took in the tricks of ``history``."""
+    last, length, seats, taken = _SUMMED[0]
+    if seats != players or length > len(history) or (length and history[length - 1] is not last):
+        length, taken = 0, (0,) * players
+    if length == len(history):
+        return list(taken)
+    more = list(taken)
+    for _, cards, winner in history[length:]:  # every observation of a playout counts them
+        more[winner] += sum(map(_CARD_VALUE.__getitem__, cards))
+    _SUMMED[0] = (history[-1], len(history), players, tuple(more))
+    return more
 
 
 def rook_scores(deal: Deal) -> list[Points]:
