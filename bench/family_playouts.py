@@ -5,7 +5,8 @@ budget allows, each world finished by ``family_search.finish``; this times that 
 alone, on whole seeded deals from the first decision (so every phase's policy is in the
 figure, not only the card play).  Each table is timed in ``--rounds`` rounds of ``--deals``
 deals and the best round is kept: on a shared machine the best is the figure least disturbed
-by other work.  Each round deals other seeds, so that no memo of the policies (the five-card
+by other work, and the time is the process's CPU time, which other processes on the
+same cores disturb less than the wall clock.  Each round deals other seeds, so that no memo of the policies (the five-card
 hand evaluations are remembered) carries one round's work into the next.  Run it against another checkout's code with
 ``PYTHONPATH=that/src`` to compare, back to back on the same machine.
 
@@ -43,17 +44,17 @@ def table_rules(table: str) -> Rules:
 
 
 def one_round(rules: Rules, deals: int, first: int) -> float:
-    """Seconds to ``finish`` ``deals`` deals seeded from ``first`` on (their making is outside
-    the clock)."""
+    """CPU seconds of this process to ``finish`` ``deals`` deals seeded from ``first`` on (the
+    deals and their players are made before the clock starts)."""
     n = rules.players
-    total = 0.0
-    for seed in range(first, first + deals):
-        deal = Deal(rules, seed=seed, dealer=seed % n)
-        players = [HeuristicBot(seed=s) for s in range(n)]
-        started = time.perf_counter()
+    tables = [
+        (Deal(rules, seed=seed, dealer=seed % n), [HeuristicBot(seed=s) for s in range(n)])
+        for seed in range(first, first + deals)
+    ]
+    started = time.process_time()
+    for deal, players in tables:
         finish(deal, players)
-        total += time.perf_counter() - started
-    return total
+    return time.process_time() - started
 
 
 def main() -> None:

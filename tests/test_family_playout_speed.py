@@ -12,12 +12,21 @@ observation the policies read.
 from __future__ import annotations
 
 import hashlib
+import random
+from dataclasses import fields
 
 import pytest
 
 from callbreak import Deal, Rules
+from callbreak.bots import fivecard
 from callbreak.bots.family_search import finish
 from callbreak.bots.heuristic import HeuristicBot
+from callbreak.decks import REVERSED, ROOK_DECK, ROOK_FREE, Deck
+from callbreak.engine.games import card_points
+from callbreak.engine.observation import Observation, TrickView, observe_public
+from callbreak.engine.phases import Bidding
+from callbreak.games import PRESETS
+from callbreak.games.rook import points_taken
 
 DEALS = 40
 
@@ -60,3 +69,117 @@ def fingerprint(table: str, deals: int = DEALS) -> str:
 @pytest.mark.parametrize("table", sorted(FINGERPRINTS))
 def test_same_decisions_as_before(table: str) -> None:
     assert fingerprint(table) == FINGERPRINTS[table]
+
+
+# ---------------------------------------------------------------- the lighter paths' equals
+
+
+def _states(preset: str, deals: int = 3) -> list[Deal]:
+    """Deals of ``preset`` at every seat count it allows, at every step of heuristic play
+    mixed with random moves (copies, so that each keeps its state)."""
+    rng = random.Random(preset)
+    base = Rules.preset(preset)
+    low, high = base.shape.seats
+    bot = HeuristicBot()
+    out = []
+    for n in range(low, high + 1):
+        rules = base.replace(players=n) if n != base.players else base
+        for seed in range(deals):
+            deal = Deal(rules, seed=seed, dealer=seed % n)
+            while deal.to_act is not None:
+                out.append(deal.copy())
+                action = bot.act(deal.observation(deal.to_act))
+                deal.act(rng.choice(deal.legal()) if rng.random() < 0.3 else action)
+            out.append(deal)
+    return out
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_observations_are_the_dataclass_they_stand_for(preset: str) -> None:
+    """``_build`` fills an observation without ``__init__``: it must be the very instance
+    ``Observation(**fields)`` makes, its attributes in the fields' order."""
+    names = [f.name for f in fields(Observation)]
+    for deal in _states(preset):
+        views = [deal.observation(s) for s in range(deal.players)]
+        views.append(observe_public(deal))
+        for view in views:
+            made = Observation(**{name: getattr(view, name) for name in names})
+            assert view == made
+            assert list(vars(view)) == names == list(vars(made))
+            assert vars(view) == vars(made)
+            trick = view.trick
+            assert trick == TrickView(trick.leader, trick.cards, trick.winner, trick.active)
+
+
+def test_a_part_showing_a_piece_with_no_field_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    deal = Deal(Rules.preset("batak-ihale"), seed=1)
+    deal.act("pass")  # the auction's part is made with the first bid
+    monkeypatch.setattr(Bidding, "public", lambda self, deal: {"bidz": ()})
+    with pytest.raises(TypeError, match="bidz"):
+        deal.observation(0)
+    monkeypatch.setattr(Bidding, "public", lambda self, deal: {"trump": "H"})
+    with pytest.raises(TypeError, match="trump"):
+        deal.observation(0)  # the deal's own fields are not the parts' to fill
+
+
+def test_a_quick_table_is_the_table() -> None:
+    args = (2, 1, 0b1011, 1 << 40, {0: 3, 1: 4}, {0: 1 << 7}, {1: 0b10})
+    quick = fivecard.Table.quick(*args)
+    made = fivecard.Table(*args)
+    assert quick == made and vars(quick) == vars(made) and repr(quick) == repr(made)
+
+
+@pytest.mark.parametrize("deck", [REVERSED, ROOK_DECK, ROOK_DECK.with_rook_in(2)], ids=repr)
+def test_deck_names_are_those_of_each_card_in_turn(deck: Deck) -> None:
+    """The names remembered by suit are those read card by card, twice over."""
+    rng = random.Random(deck.name)
+    cards = list(deck.cards)
+    for _ in range(300):
+        mask = 0
+        for card in rng.sample(cards, rng.randint(0, len(cards))):
+            mask |= 1 << card
+        expected = []
+        for suit_mask in deck.suit_masks:
+            for card in sorted(deck.cards, reverse=True):
+                if (mask & suit_mask) >> card & 1:
+                    expected.append(deck.names[card])
+        if mask >> ROOK_FREE & 1:
+            expected.append("ROOK")
+        assert deck.hand_names(mask) == expected
+        assert deck.hand_names(mask) == expected
+
+
+def test_card_points_follow_any_deal_and_copy() -> None:
+    """The card points taken are remembered from the last deal counted: deals and their
+    copies read in turn, each at its own point, count as if counted afresh."""
+    rules = Rules.preset("rook-call-partner")
+    rng = random.Random(4)
+    deals = [Deal(rules, seed=s) for s in range(3)]
+    bot = HeuristicBot()
+    for _ in range(400):
+        deal = rng.choice(deals)
+        if deal.to_act is None:
+            continue
+        deal.act(bot.act(deal.observation(deal.to_act)))
+        if rng.random() < 0.1:
+            deals.append(deal.copy())
+        fresh = [0] * deal.players
+        for _, cards, winner in deal.history:
+            fresh[winner] += card_points(sum(1 << c for c in cards))
+        if deal.history and len(deal.history) == rules.hand_size:
+            fresh[deal.history[-1][2]] += rules.last_trick_points + card_points(deal.discards)
+        assert points_taken(deal) == fresh
+
+
+def test_a_blundering_bot_is_asked_at_every_card() -> None:
+    """Only a bot that never blunders has its forced turns played for it: one that may blunder
+    draws its chance at every card, so it still plays the deal it played before."""
+    rules = Rules.preset("snarples").replace(players=4)
+    for seed in range(5):
+        asked = Deal(rules, seed=seed)
+        players = [HeuristicBot(seed=s, blunder=0.2) for s in range(4)]
+        while asked.to_act is not None:
+            asked.act(players[asked.to_act].act(asked.observation(asked.to_act)))
+        finished = Deal(rules, seed=seed)
+        finish(finished, [HeuristicBot(seed=s, blunder=0.2) for s in range(4)])
+        assert finished.log == asked.log

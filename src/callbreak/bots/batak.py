@@ -13,12 +13,10 @@ evaluation over the four possible trumps.
 
 from __future__ import annotations
 
-from callbreak.bots.knowledge import HistoryMemo, Knowledge, card_ints, read
+from callbreak.bots.knowledge import Knowledge, card_ints, read
 from callbreak.bots.trickplay import TrickPlayer, estimate_tricks
-from callbreak.cards import CARD_NAMES, RANK_COUNT, SUIT_MASKS, SUITS
+from callbreak.cards import CARD_NAMES, SUIT_MASKS, SUITS
 from callbreak.engine import Action, Observation
-from callbreak.engine.observation import TrickView
-from callbreak.engine.tricks import beats
 
 ALWAYS_WANTED = 13
 """Tricks still wanted by every seat: in Batak no trick is ever worth ducking."""
@@ -66,59 +64,9 @@ def bid(observation: Observation, caution: float) -> int | str:
 def knowledge(observation: Observation) -> Knowledge:
     """``read`` with this deal's trump: the rules know none, the deal chose one.
 
-    ``read`` takes trump from the rules (none in Batak), so the voids shown by not
-    following are already right; this adds what the chosen trump tells (under
-    ``must_trump=always`` a seat that neither followed nor trumped holds no trump)
-    and finds who is winning the trick in progress with trumps counted.
+    With it, ``read`` finds who is winning the trick in progress with trumps counted, and
+    adds what the chosen trump tells: under ``must_trump=always`` a seat that neither
+    followed nor trumped holds no trump.
     """
-    k = read(observation)
     trump = SUITS.index(observation.trump) if observation.trump else -1
-    if trump < 0 or k.trump == trump:
-        return k
-    n = observation.players
-    voids = list(k.voids)
-    if observation.rules.must_trump == "always":
-
-        def extend(seen: tuple[int, ...], tricks: tuple[TrickView, ...]) -> tuple[int, ...]:
-            more = list(seen)
-            for view in tricks:
-                _add_trumpless(more, view, n, trump)
-            return tuple(more)
-
-        shown = _TRUMPLESS.read(observation.history, (n, trump), (0,) * n, extend)
-        voids = [a | b for a, b in zip(voids, shown, strict=True)]
-        _add_trumpless(voids, observation.trick, n, trump)
-    win, win_seat = k.win, k.win_seat
-    if k.trick:
-        seats = observation.trick.seats(n)
-        win, win_seat = k.trick[0], seats[0]
-        for seat, card in zip(seats[1:], k.trick[1:], strict=True):
-            if beats(card, win, trump):
-                win, win_seat = card, seat
-    return Knowledge(
-        seat=k.seat,
-        players=k.players,
-        trump=trump,
-        hand=k.hand,
-        played=k.played,
-        voids=tuple(voids),
-        trick=k.trick,
-        led=k.led,
-        win=win,
-        win_seat=win_seat,
-    )
-
-
-def _add_trumpless(voids: list[int], view: TrickView, n: int, trump: int) -> None:
-    """Mark void in trump each seat that, in the trick ``view``, neither followed nor trumped."""
-    cards = card_ints(view.cards)
-    if not cards:
-        return
-    led = cards[0] // RANK_COUNT
-    for seat, card in zip(view.seats(n)[1:], cards[1:], strict=True):
-        if card // RANK_COUNT not in (led, trump):
-            voids[seat] |= 1 << trump
-
-
-_TRUMPLESS: HistoryMemo[tuple[int, ...]] = HistoryMemo()
-"""The seats shown void in trump by the completed tricks of the last history read."""
+    return read(observation) if trump < 0 else read(observation, trump)

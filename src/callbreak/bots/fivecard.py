@@ -86,6 +86,33 @@ class Table:
     voids: dict[int, int]
     """Suits (bits) each seat has shown it lacks by not following."""
 
+    @classmethod
+    def quick(
+        cls,
+        seat: int,
+        trump: int,
+        hand: int,
+        unseen: int,
+        counts: dict[int, int],
+        known: dict[int, int],
+        voids: dict[int, int],
+    ) -> Table:
+        """``Table(seat, trump, hand, unseen, counts, known, voids)``, equal to it, made without
+        the frozen dataclass's ``__init__`` (an ``object.__setattr__`` a field, most of the
+        cost of making one): the play makes a table at every card of every playout."""
+        table = object.__new__(cls)
+        fields: dict[str, object] = {
+            "seat": seat,
+            "trump": trump,
+            "hand": hand,
+            "unseen": unseen,
+            "counts": counts,
+            "known": known,
+            "voids": voids,
+        }
+        object.__setattr__(table, "__dict__", fields)
+        return table
+
     def void_chance(self, seat: int, suit: int) -> float:
         if self.voids.get(seat, 0) >> suit & 1:
             return 1.0
@@ -232,7 +259,7 @@ def table_before_play(observation: Observation, trump: int, opponents: int) -> T
     if known:
         # One of the opponents is the dealer, and one of its five cards is known.
         counts = {observation.dealer: size - 1, **{-1 - i: size for i in range(opponents - 1)}}
-    return Table(seat, trump, hand, FULL & ~gone, counts, known, {})
+    return Table.quick(seat, trump, hand, FULL & ~gone, counts, known, {})
 
 
 def _upcard(observation: Observation) -> int | None:
@@ -335,12 +362,16 @@ def _blind_lead_chances(table: Table, tops: dict[int, float]) -> dict[int, float
     held = list(table.counts.values())  # in the seats' order, as the factors are multiplied
     trumps_out = (unseen & SUIT_MASKS[trump]).bit_count() if trump >= 0 else 0
     chances: dict[int, float] = {}
-    for card in cards_of(table.hand):
+    rest = table.hand
+    while rest:  # the cards low to high, as ``cards_of`` lists them
+        low = rest & -rest
+        rest ^= low
+        card = low.bit_length() - 1
         suit = card // STRIDE
         chance = tops.get(card)
         if chance is None:
             chance = 1.0
-            out = (unseen & above(card)).bit_count()
+            out = (unseen & SUIT_MASKS[suit] & ~((low << 1) - 1)).bit_count()  # ``above``
             if out:
                 count, factor = -1, 1.0
                 for cards in held:
@@ -508,23 +539,25 @@ def _table_in_play(
     """``table_in_play``, given the cards of the trick in progress and their seats."""
     seat = observation.seat
     n = observation.players
-    active = observation.active or tuple(range(n))
-    size = observation.rules.hand_size
     history = observation.history
-    rounds = len(history)
     voids = dict(_history_voids(history, n, deck))  # a copy: the trick in progress adds to it
     _add_voids(voids, trick, seats)
-    gone = observation.hand_mask | observation.played_mask
+    played = observation.played_mask
+    gone = observation.hand_mask | played
     known: dict[int, int] = {}
-    upcard = _upcard(observation)
-    if upcard is not None and not observation.played_mask >> upcard & 1:
-        gone |= 1 << upcard
-        if observation.rules.shape.upcard == HELD and seat != observation.dealer:
-            known[observation.dealer] = 1 << upcard
+    if observation.upcard is not None:
+        upcard = _ints(deck, (observation.upcard,))[0]
+        if not played >> upcard & 1:
+            gone |= 1 << upcard
+            if observation.rules.shape.upcard == HELD and seat != observation.dealer:
+                known[observation.dealer] = 1 << upcard
+    left = observation.rules.hand_size - len(history)
     counts = {
-        s: size - rounds - (s in seats) - known.get(s, 0).bit_count() for s in active if s != seat
+        s: left - (s in seats) - known.get(s, 0).bit_count()
+        for s in observation.active or range(n)
+        if s != seat
     }
-    return Table(
+    return Table.quick(
         seat, trump_of(observation), observation.hand_mask, FULL & ~gone, counts, known, voids
     )
 

@@ -106,7 +106,7 @@ class HistoryMemo(Generic[T]):
 _NO_KEY = object()
 
 
-def card_ints(names: Sequence[str | int]) -> list[int]:
+def card_ints(names: Sequence[str]) -> list[int]:
     """The standard deck's cards ``names`` spell: looked up by name, as an observation's names
     are the canonical ones (``parse_card`` reads any other spelling, or says what is wrong)."""
     try:
@@ -123,28 +123,33 @@ def _shown_voids(tricks: Sequence[TrickView], n: int, trump: int, must: bool) ->
     voids = [0] * n
     for trick in tricks:
         cards = card_ints(trick.cards)
-        if not cards:
-            continue
-        led = cards[0] // RANK_COUNT
-        for seat, card in zip(trick.seats(n)[1:], cards[1:], strict=True):
-            suit = card // RANK_COUNT
-            if suit != led:
-                voids[seat] |= 1 << led
-                # Void in the led suit and no trump played while a trump was compulsory:
-                # under must_trump the seat had no (winning) trump.
-                if suit != trump and must and trump >= 0:
-                    voids[seat] |= 1 << trump
+        if cards:
+            _add_shown(voids, cards, trick.seats(n), trump, must)
     return voids
+
+
+def _add_shown(
+    voids: list[int], cards: list[int], seats: tuple[int, ...], trump: int, must: bool
+) -> None:
+    """Add the voids shown in one trick (``cards`` played by ``seats``, at least one card)."""
+    led = cards[0] // RANK_COUNT
+    for seat, card in zip(seats[1:], cards[1:], strict=True):
+        suit = card // RANK_COUNT
+        if suit != led:
+            voids[seat] |= 1 << led
+            # Void in the led suit and no trump played while a trump was compulsory:
+            # under must_trump the seat had no (winning) trump.
+            if suit != trump and must and trump >= 0:
+                voids[seat] |= 1 << trump
 
 
 _SHOWN: HistoryMemo[tuple[int, ...]] = HistoryMemo()
 """The voids shown in the completed tricks of the last history read."""
 
 
-def _history_voids(observation: Observation, n: int, trump: int) -> list[int]:
+def _history_voids(observation: Observation, n: int, trump: int, must: bool) -> list[int]:
     """``_shown_voids`` of the completed tricks, extending the last history read when this
     one continues it (``HistoryMemo``)."""
-    must = observation.rules.must_trump == "always"
 
     def extend(voids: tuple[int, ...], tricks: tuple[TrickView, ...]) -> tuple[int, ...]:
         more = _shown_voids(tricks, n, trump, must)
@@ -154,21 +159,27 @@ def _history_voids(observation: Observation, n: int, trump: int) -> list[int]:
     return list(voids)  # the caller adds to its copy
 
 
-def read(observation: Observation) -> Knowledge:
+def read(observation: Observation, trump: int | None = None) -> Knowledge:
+    """What ``observation`` tells: the cards gone, the voids shown, the trick so far.
+
+    ``trump``: this deal's trump where the rules name none (Batak's declarer names it), so
+    that the trick's winner is found with it and, under ``must_trump=always``, a seat that
+    neither followed nor trumped is known to hold no trump; the rules' trump by default.
+    """
     n = observation.players
-    trump = observation.rules.trump_suit
-    voids = _history_voids(observation, n, trump)
+    if trump is None:
+        trump = observation.rules.trump_suit
+    must = observation.rules.must_trump == "always"
+    voids = _history_voids(observation, n, trump, must)
     for seat, suits in enumerate(observation.declared_voids):
         for letter in suits:
             voids[seat] |= 1 << "SHDC".index(letter)
-    must = observation.rules.must_trump == "always"
-    current_voids = _shown_voids((observation.trick,), n, trump, must)
-    voids = [a | b for a, b in zip(voids, current_voids, strict=True)]
     current = card_ints(observation.trick.cards)
     led, win, win_seat = -1, -1, -1
     if current:
-        led = current[0] // RANK_COUNT
         seats = observation.trick.seats(n)
+        _add_shown(voids, current, seats, trump, must)
+        led = current[0] // RANK_COUNT
         win, win_seat = current[0], seats[0]
         for seat, card in zip(seats[1:], current[1:], strict=True):
             if beats(card, win, trump):
