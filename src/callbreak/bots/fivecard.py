@@ -310,10 +310,7 @@ def _chances_of(table: Table, tops: dict[int, float]) -> tuple[tuple[int, float]
 def _card_chances(table: Table, tops: dict[int, float]) -> dict[int, float]:
     """``card_chances`` worked out: each card's ``win_chance`` as a lead (its lead chance
     before ruffs taken from ``tops`` when there, and added to it), then the ruffs."""
-    if table.known or table.voids:
-        chances = _lead_chances(table, tops)
-    else:
-        chances = _blind_lead_chances(table, tops)
+    chances = _lead_chances(table, tops) if table.voids else _open_lead_chances(table, tops)
     trump, hand = table.trump, table.hand
     if trump < 0:
         return chances
@@ -353,14 +350,15 @@ def _lead_chances(table: Table, tops: dict[int, float]) -> dict[int, float]:
     return chances
 
 
-def _blind_lead_chances(table: Table, tops: dict[int, float]) -> dict[int, float]:
-    """``_lead_chances`` of a table where no other seat's card or void is known (the table
-    as dealt, most often), with ``_none_above`` and ``_none_over`` written out for it: every
-    seat's factor then depends on its number of unknown cards alone."""
-    trump, unseen = table.trump, table.unseen
+def _open_lead_chances(table: Table, tops: dict[int, float]) -> dict[int, float]:
+    """``_lead_chances`` of a table where no seat has shown a void (the table as dealt), with
+    ``_none_above`` and ``_none_over`` written out for it: the factor of a seat none of whose
+    cards is known (all but Donut's dealer) depends on its number of unknown cards alone."""
+    trump, unseen, known = table.trump, table.unseen, table.known
     u = unseen.bit_count()
-    held = list(table.counts.values())  # in the seats' order, as the factors are multiplied
-    trumps_out = (unseen & SUIT_MASKS[trump]).bit_count() if trump >= 0 else 0
+    seats = list(table.counts.items())  # in the seats' order, as the factors are multiplied
+    trumps = SUIT_MASKS[trump]
+    trumps_out = (unseen & trumps).bit_count() if trump >= 0 else 0
     chances: dict[int, float] = {}
     rest = table.hand
     while rest:  # the cards low to high, as ``cards_of`` lists them
@@ -370,25 +368,53 @@ def _blind_lead_chances(table: Table, tops: dict[int, float]) -> dict[int, float
         suit = card // STRIDE
         chance = tops.get(card)
         if chance is None:
-            chance = 1.0
-            out = (unseen & SUIT_MASKS[suit] & ~((low << 1) - 1)).bit_count()  # ``above``
-            if out:
-                count, factor = -1, 1.0
-                for cards in held:
-                    if cards != count:
-                        count, factor = cards, 1.0 - (1.0 - none_held(u, out, cards))
-                    chance *= factor
-            tops[card] = chance
-        if chance and suit != trump and trumps_out:
-            lacking_out = (unseen & SUIT_MASKS[suit]).bit_count()
+            higher = SUIT_MASKS[suit] & ~((low << 1) - 1)  # ``above(card)``
+            chance = tops[card] = _open_none_above(unseen, u, higher, seats, known)
+        if chance and suit != trump and trump >= 0:
+            lacking = SUIT_MASKS[suit]
+            lacking_out = (unseen & lacking).bit_count()
             count, factor = -1, 1.0
-            for cards in held:
+            for seat, cards in seats:
+                mine = known.get(seat, 0) if known else 0
+                if mine:  # ``_none_over``'s own steps
+                    if mine & trumps:
+                        holds = 1.0
+                    elif not trumps_out:
+                        continue
+                    else:
+                        holds = 1.0 - none_held(u, trumps_out, cards)
+                    if not mine & lacking:
+                        chance *= 1.0 - none_held(u, lacking_out, cards) * holds
+                    continue
+                if not trumps_out:
+                    continue  # it holds no trump: a factor of 1
                 if cards != count:
                     void = none_held(u, lacking_out, cards)
                     count, factor = cards, 1.0 - void * (1.0 - none_held(u, trumps_out, cards))
                 chance *= factor
         chances[card] = chance
     return chances
+
+
+def _open_none_above(
+    unseen: int, u: int, higher: int, seats: list[tuple[int, int]], known: dict[int, int]
+) -> float:
+    """``Table._none_above`` of a table with no void shown (``seats``: each seat in ``later``
+    with its number of unknown cards)."""
+    if known:
+        for seat, _ in seats:
+            if known.get(seat, 0) & higher:
+                return 0.0  # it holds one for sure: a factor of 0
+    out = (unseen & higher).bit_count()
+    if not out:
+        return 1.0
+    chance = factor = 1.0
+    count = -1
+    for _, cards in seats:
+        if cards != count:
+            count, factor = cards, 1.0 - (1.0 - none_held(u, out, cards))
+        chance *= factor
+    return chance
 
 
 def evaluate(table: Table) -> tuple[float, float]:
