@@ -4,11 +4,11 @@ The expert of the family games (``FamilySearchBot``) plays as many sampled world
 budget allows, each world finished by ``family_search.finish``; this times that function
 alone, on whole seeded deals from the first decision (so every phase's policy is in the
 figure, not only the card play).  Each table is timed in ``--rounds`` rounds of ``--deals``
-deals and the best round is kept: on a shared machine the best is the figure least disturbed
-by other work, and the time is the process's CPU time, which other processes on the
-same cores disturb less than the wall clock.  Each round deals other seeds, so that no memo of the policies (the five-card
-hand evaluations are remembered) carries one round's work into the next.  Run it against another checkout's code with
-``PYTHONPATH=that/src`` to compare, back to back on the same machine.
+deals and the best round is kept, in the process's CPU time: on a shared machine that is the
+figure least disturbed by other work.  Each round deals other seeds, so that no memo of the
+policies (the five-card hand evaluations are remembered) carries one round's work into the
+next.  Run it against another checkout's code with ``PYTHONPATH=that/src`` to compare, back
+to back on the same machine.
 
     python bench/family_playouts.py [--deals 300] [--rounds 3] [--tables snarples@3,...]
 """

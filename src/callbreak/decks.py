@@ -128,7 +128,8 @@ class Deck:
         return out
 
     def _names_high_first(self, chunk: int) -> tuple[str, ...]:
-        names = []
+        """Names of the cards of a one-suit mask, high card first."""
+        names: list[str] = []
         while chunk:
             top = chunk.bit_length() - 1
             names.append(self.names[top])

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
 
+from callbreak.bots.knowledge import HistoryMemo
 from callbreak.bots.trickplay import TrickPlayer
 from callbreak.cards import cards_of
 from callbreak.decks import REVERSED, STANDARD, Deck
@@ -609,30 +610,22 @@ def _add_voids(voids: dict[int, int], cards: list[int], seats: tuple[int, ...]) 
             voids[who] = voids.get(who, 0) | 1 << led
 
 
-_SHOWN: list[tuple[tuple[TrickView, ...], int, Deck, dict[int, int]]] = [((), 0, STANDARD, {})]
-"""The last history read, its seat count and deck, and the voids its tricks showed (never
-changed once stored).  A playout reads the table at every card, and the completed tricks'
-views are the same objects from one observation of a deal to the next (and in its copies),
-so only the tricks added since are read.  One tuple, replaced whole, so that a reader in
-another thread sees one consistent entry."""
+_SHOWN: HistoryMemo[dict[int, int]] = HistoryMemo()
+"""The voids shown in the completed tricks of the last history read: a playout reads the
+table at every card, and only the tricks added since are read (``HistoryMemo``)."""
 
 
 def _history_voids(history: tuple[TrickView, ...], n: int, deck: Deck) -> dict[int, int]:
-    """The voids shown in the completed tricks (``_add_voids``), continuing the last history
-    read when this one extends it (the same view objects up to where that one ended).  The
-    dict returned is the stored one: the caller copies it before adding to it."""
-    seen, players, seen_deck, voids = _SHOWN[0]
-    same = players == n and seen_deck is deck
-    if same and seen is history:
-        return voids
-    at = len(seen)
-    if not same or at > len(history) or (at and history[at - 1] is not seen[-1]):
-        at, voids = 0, {}
-    more = dict(voids)
-    for view in history[at:]:
-        _add_voids(more, _ints(deck, view.cards), view.seats(n))
-    _SHOWN[0] = (history, n, deck, more)
-    return more
+    """The voids shown in the completed tricks (``_add_voids``).  The dict returned is the
+    memo's own: the caller copies it before adding to it."""
+
+    def extend(voids: dict[int, int], tricks: tuple[TrickView, ...]) -> dict[int, int]:
+        more = dict(voids)
+        for view in tricks:
+            _add_voids(more, _ints(deck, view.cards), view.seats(n))
+        return more
+
+    return _SHOWN.read(history, (n, deck), {}, extend)
 
 
 def play(observation: Observation) -> str:

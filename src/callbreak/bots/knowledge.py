@@ -93,8 +93,8 @@ class HistoryMemo(Generic[T]):
         under the same ``key`` (what else the value depends on: seats, trump, deck)."""
         seen, seen_key, value = self._last
         if seen is history and seen_key == key:
-            known: T = value
-            return known
+            kept: T = value
+            return kept
         at = len(seen)
         if seen_key != key or at > len(history) or (at and history[at - 1] is not seen[-1]):
             at, value = 0, empty
