@@ -264,9 +264,12 @@ def table_before_play(observation: Observation, trump: int, opponents: int) -> T
 
 
 def _upcard(observation: Observation) -> int | None:
-    if observation.upcard is None:
+    name = observation.upcard
+    if name is None:
         return None
-    return _ints(deck_of(observation), (observation.upcard,))[0]
+    deck = deck_of(observation)
+    card = deck.inputs.get(name)
+    return deck.parse(name) if card is None else card
 
 
 def card_chances(table: Table) -> list[tuple[int, float]]:
@@ -572,12 +575,11 @@ def _table_in_play(
     played = observation.played_mask
     gone = observation.hand_mask | played
     known: dict[int, int] = {}
-    if observation.upcard is not None:
-        upcard = _ints(deck, (observation.upcard,))[0]
-        if not played >> upcard & 1:
-            gone |= 1 << upcard
-            if observation.rules.shape.upcard == HELD and seat != observation.dealer:
-                known[observation.dealer] = 1 << upcard
+    upcard = _upcard(observation)
+    if upcard is not None and not played >> upcard & 1:
+        gone |= 1 << upcard
+        if observation.rules.shape.upcard == HELD and seat != observation.dealer:
+            known[observation.dealer] = 1 << upcard
     left = observation.rules.hand_size - len(history)
     counts = {
         s: left - (s in seats) - known.get(s, 0).bit_count()

@@ -822,16 +822,21 @@ class Exchanges(Part):
     the seat exchanging now has thrown so far.  The cards each seat threw are known to
     their thrower only (it remembers them: they are in the log, never in a hand)."""
 
-    __slots__ = ("exchanges", "thrown")
+    __slots__ = ("exchanges", "own", "thrown")
 
     def __init__(self, players: int) -> None:
         self.exchanges: list[tuple[int, int]] = []
         self.thrown = 0
+        self.own: dict[int, tuple[str, ...]] = {}
+        """The names of the cards each seat threw, in the order of the log's ``Exchanged``
+        entries (kept here as they are logged: every observation of a playout shows them,
+        and the log grows with every card)."""
 
     def copy(self) -> Exchanges:
         other = Exchanges.__new__(Exchanges)
         other.exchanges = self.exchanges.copy()
         other.thrown = self.thrown
+        other.own = self.own.copy()
         return other
 
     def public(self, deal: DealState) -> Pieces:
@@ -842,12 +847,7 @@ class Exchanges(Part):
         # its own exchange is still in progress (the search's worlds need it, as a person does).
         if not self.exchanges and not self.thrown:
             return {}
-        own = tuple(  # entry[1], entry[2]: seat and action, read at tuple speed
-            entry[2]
-            for entry in deal.log
-            if type(entry) is Exchanged and entry[1] == seat and entry[2] != DONE
-        )
-        return {"discards": own or None}
+        return {"discards": self.own.get(seat) or None}
 
 
 class Exchange(Phase):
@@ -881,7 +881,9 @@ class Exchange(Phase):
                 "or say done",
                 "hold_card",
             )
-        deal.log.append(Exchanged((self.name, seat, deal.deck.names[card])))
+        name = deal.deck.names[card]
+        deal.log.append(Exchanged((self.name, seat, name)))
+        part.own[seat] = (*part.own.get(seat, ()), name)
         deal.hands[seat] ^= 1 << card
         part.thrown += 1
         deal.parts[LaidAway].discards |= 1 << card
