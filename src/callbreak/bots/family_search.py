@@ -45,15 +45,22 @@ def finish(deal: Deal, players: list[HeuristicBot]) -> list[float]:
     while deal.to_act is not None:
         seat = deal.to_act
         player = players[seat]
-        if not player.blunder:
-            legal = deal.legal()
-            if len(legal) == 1:
-                deal.act(legal[0])
-                continue
+        if not player.blunder and _forced(deal):
+            deal.act(deal.legal()[0])
+            continue
         deal.act(player.act(deal.observation(seat)))
     points = deal.points
     assert points is not None
     return [float(p) for p in points]
+
+
+def _forced(deal: Deal) -> bool:
+    """Whether the seat to act has one legal action (in the play, read from the mask of the
+    legal cards, which the observation then names without making it again)."""
+    mask = deal.legal_mask()  # 0 outside the play
+    if mask:
+        return not mask & (mask - 1)
+    return len(deal.legal()) == 1
 
 
 _OVERSAMPLE = 4

@@ -17,6 +17,7 @@ low to high ``2 .. 10, Rook, 11 .. 14, 1``.  Until trump is named the Rook is
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from callbreak.bots.knowledge import HistoryMemo
 from callbreak.bots.trickplay import TrickPlayer
@@ -101,9 +102,13 @@ def best_trump(hand: int) -> int:
     return max(range(4), key=lambda c: (colour_strength(hand, c), -c))
 
 
+@lru_cache(maxsize=4096)
 def estimate_tricks(hand: int) -> float:
     """Tricks the hand should win with its best colour as trump: top cards, the Rook,
-    trump length beyond four, and the 14s that the 1 of their colour protects."""
+    trump length beyond four, and the 14s that the 1 of their colour protects.
+
+    Remembered by hand: a seat bids again and again with the same hand in an auction,
+    replayed in every playout of a search."""
     trump = best_trump(hand)
     rook = hand >> ROOK_FREE & 1
     tricks = 0.0
@@ -281,15 +286,18 @@ class _Table:
     def read(cls, observation: Observation, deck: Deck) -> _Table:
         n = observation.players
         inputs = deck.inputs
-        voids = _history_voids(observation.history, n, deck)
-        shown = _shown_voids((observation.trick,), n, deck)
-        voids = [a | b for a, b in zip(voids, shown, strict=True)]
+        trick = [inputs[name] for name in observation.trick.cards]
+        seats = observation.trick.seats(n)
+        voids = _history_voids(observation.history, n, deck)  # a new list, added to here
+        if trick:  # the colour led, lacked by those who did not follow it (``_shown_voids``)
+            led = colour(trick[0])
+            for seat, card in zip(seats[1:], trick[1:], strict=True):
+                if colour(card) != led:
+                    voids[seat] |= 1 << led
         known = observation.hand_mask | observation.played_mask
         if observation.discards:
             for card in _ints(deck, observation.discards):
                 known |= 1 << card
-        trick = [inputs[name] for name in observation.trick.cards]
-        seats = observation.trick.seats(n)
         return cls(observation, deck, deck.full & ~known, voids, trick, seats)
 
     # -------------------------------------------------------------- facts
