@@ -22,9 +22,11 @@ import argparse
 import json
 import math
 import shlex
+import shutil
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 DEFAULT_TABLES = (
@@ -106,6 +108,11 @@ HEADER = (
 )
 
 
+def _executable() -> str:
+    """The ``callbreak`` command: on the PATH, else beside this Python (a venv not activated)."""
+    return shutil.which("callbreak") or str(Path(sys.executable).with_name("callbreak"))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -128,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
         line = command(table, deals, args)
         print(f"<!-- {shlex.join(line)} -->", file=sys.stderr, flush=True)
         started = time.perf_counter()
-        done = subprocess.run(line, capture_output=True, text=True, check=False)
+        done = subprocess.run([_executable(), *line[1:]], capture_output=True, text=True)
         if done.returncode != 0:
             print(done.stderr, file=sys.stderr)
             return done.returncode

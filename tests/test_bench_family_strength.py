@@ -1,0 +1,81 @@
+"""``bench/family_strength.py``: the strength table of docs/bots.md is printed from the
+arena's JSON, so its rows must read that JSON right (the expert's row, the signed edge,
+the match share against par with its interval) and its commands must be the arena's."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).parents[1]
+
+
+@pytest.fixture(scope="module")
+def bench() -> ModuleType:
+    path = ROOT / "bench" / "family_strength.py"
+    spec = importlib.util.spec_from_file_location("family_strength", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_wilson_interval(bench: ModuleType) -> None:
+    low, high = bench.wilson(0.5, 100)
+    assert (round(low, 3), round(high, 3)) == (0.404, 0.596)
+    assert bench.wilson(0.0, 0) == (0.0, 1.0)
+    low, high = bench.wilson(0.0, 30)
+    assert low == 0.0 and 0 < high < 0.15
+
+
+def test_the_commands_seat_the_expert_once_and_name_the_seat_count(bench: ModuleType) -> None:
+    args = bench.argparse.Namespace(
+        candidate="expert", budget_ms=100, against="heuristic", workers=2, seed=1
+    )
+    line = bench.command("snarples@5", 40, args)
+    assert line[:6] == ["callbreak", "arena", "--rules", "snarples", "--option", "players=5"]
+    assert line.count("--seat") == 5 and "expert:budget_ms=100" in line
+    assert line[-1] == "--json"
+    assert "--option" not in bench.command("batak-ihale@4", 10, args)
+
+
+def test_a_row_reads_the_experts_entry_from_the_arena_json(bench: ModuleType) -> None:
+    def interval(mean: float, half: float) -> dict[str, float]:
+        return {"mean": mean, "half_width": half}
+
+    summary = {
+        "bots": [
+            {
+                "points_per_deal": interval(-1.0, 0.2),
+                "edge_vs_others": interval(0.4, 0.1),
+                "match_share": 0.55,
+                "matches": 200,
+                "decision_ms": {"p50": 80.0, "p99": 85.0, "max": 90.0},
+                "fallbacks": 3,
+                "decisions": 300,
+            },
+            {"points_per_deal": interval(-0.6, 0.2)},
+        ]
+    }
+    row = bench.row("snarples@3", 100, json.loads(json.dumps(summary)), 12.0)
+    assert "| snarples@3 | 100 | -1.00 ± 0.20 | -0.60 | +0.40 ± 0.10 |" in row
+    assert "55% [48%, 62%] of 200 (par 33%; 1.5 × par and clear: yes)" in row
+    assert "| 3 (1.0%) |" in row
+    summary["bots"][0]["match_share"] = 0.45  # type: ignore[index]
+    assert "clear: no" in bench.row("snarples@3", 100, summary, 12.0)
+
+
+def test_help_runs() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "family_strength.py"), "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "--tables" in done.stdout
