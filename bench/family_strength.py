@@ -10,6 +10,11 @@ seats), the decision times and the fallbacks.
 
     python bench/family_strength.py [--tables snarples@3,donut@4,...] [--deals 200]
         [--budget-ms 100] [--against heuristic] [--workers 2] [--seed 1]
+    python bench/family_strength.py --pool "cautious aggressive" [--tables ...]
+
+With ``--pool`` each table is the expert against every mix of those bots in the
+other seats (``callbreak arena --pool``): a row gives the edge over the whole pool,
+over each member and over the worst mix.
 
 A table's deal sets may be given with it (``snarples@8:120``); ``--deals`` is the
 rest's.  The share of matches won counts a shared win as its share, so the
@@ -42,6 +47,9 @@ DEFAULT_TABLES = (
 )
 """The tables issue 29 asks figures for (the preset, then its seat count)."""
 
+_SEAT_COUNTED = ("snarples", "donut", "horsethief", "oh-hell", "judgement")
+"""Presets whose seat count is an option (the others seat four)."""
+
 _Z = 1.96
 """The normal quantile of a two-sided 95% interval."""
 
@@ -67,13 +75,49 @@ def command(table: str, deals: int, args: argparse.Namespace) -> list[str]:
     preset, _, seats = table.partition("@")
     players = int(seats) if seats else 4
     line = ["callbreak", "arena", "--rules", preset]
-    if preset in ("snarples", "donut", "horsethief", "oh-hell", "judgement"):
+    if preset in _SEAT_COUNTED:
         line += ["--option", f"players={players}"]
     line += ["--seat", f"{args.candidate}:budget_ms={args.budget_ms}"]
     for _ in range(players - 1):
         line += ["--seat", args.against]
     line += ["--deals", str(deals), "--seed", str(args.seed), "--workers", str(args.workers)]
     return [*line, "--json"]
+
+
+def pool_command(table: str, deals: int, args: argparse.Namespace) -> list[str]:
+    """The arena's pool command for one table: the expert against every mix of ``--pool``."""
+    preset, _, seats = table.partition("@")
+    line = ["callbreak", "arena", "--rules", preset]
+    if preset in _SEAT_COUNTED:
+        line += ["--option", f"players={int(seats)}"]
+    line += ["--pool", args.pool, "--candidate", f"{args.candidate}:budget_ms={args.budget_ms}"]
+    line += ["--deals", str(deals), "--seed", str(args.seed), "--workers", str(args.workers)]
+    return [*line, "--json"]
+
+
+def pool_row(table: str, deals: int, summary: dict[str, Any], wall: float) -> str:
+    """One Markdown row of the styles table: the edge over the whole pool, over each member,
+    and over the worst mix, with the fallbacks."""
+    edge = summary["edge_vs_pool"]
+    worst = summary["worst_mix"]
+    members = ", ".join(
+        f"{name} {e['mean']:+.2f} ± {e['half_width']:.2f}"
+        for name, e in summary["edge_vs_member"].items()
+    )
+    fallbacks = summary["fallbacks"]
+    decisions = max(1, summary["decisions"])
+    return (
+        f"| {table} | {deals} × {len(summary['mixes'])} | {edge['mean']:+.2f} ± "
+        f"{edge['half_width']:.2f} | {members} | {' + '.join(worst['mix'])}: "
+        f"{worst['edge']['mean']:+.2f} ± {worst['edge']['half_width']:.2f} "
+        f"| {fallbacks} ({fallbacks / decisions:.1%}) | {wall:.0f} s |"
+    )
+
+
+POOL_HEADER = (
+    "| table | deal sets × mixes | edge over the pool | edge over each member | worst mix "
+    "| fallbacks | wall |\n| --- | ---: | ---: | --- | --- | ---: | ---: |"
+)
 
 
 def row(table: str, deals: int, summary: dict[str, Any], wall: float) -> str:
@@ -124,23 +168,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget-ms", type=int, default=100, help="the expert's budget")
     parser.add_argument("--candidate", default="expert", help="the bot measured")
     parser.add_argument("--against", default="heuristic", help="the bot in the other seats")
+    parser.add_argument(
+        "--pool",
+        help="bots for every mix of the other seats (e.g. 'cautious aggressive'): "
+        "the expert against the pool instead of against --against",
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    lines = [HEADER]
-    print(HEADER, flush=True)
+    print(POOL_HEADER if args.pool else HEADER, flush=True)
     for entry in args.tables.split(","):
         table, _, count = entry.strip().partition(":")
         deals = int(count) if count else args.deals
-        line = command(table, deals, args)
+        line = (pool_command if args.pool else command)(table, deals, args)
         print(f"<!-- {shlex.join(line)} -->", file=sys.stderr, flush=True)
         started = time.perf_counter()
         done = subprocess.run([_executable(), *line[1:]], capture_output=True, text=True)
         if done.returncode != 0:
             print(done.stderr, file=sys.stderr)
             return done.returncode
-        text = row(table, deals, json.loads(done.stdout), time.perf_counter() - started)
-        lines.append(text)
+        summary = json.loads(done.stdout)
+        wall = time.perf_counter() - started
+        text = (pool_row if args.pool else row)(table, deals, summary, wall)
         print(text, flush=True)
     return 0
 

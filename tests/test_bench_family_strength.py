@@ -79,3 +79,27 @@ def test_help_runs() -> None:
         check=True,
     )
     assert "--tables" in done.stdout
+
+
+def test_a_pool_row_reads_the_pool_json(bench: ModuleType) -> None:
+    def interval(mean: float, half: float) -> dict[str, float]:
+        return {"mean": mean, "half_width": half}
+
+    summary = {
+        "mixes": [{}, {}, {}],
+        "edge_vs_pool": interval(0.3, 0.1),
+        "edge_vs_member": {"cautious": interval(0.2, 0.1), "aggressive": interval(0.4, 0.2)},
+        "worst_mix": {"mix": ["cautious", "cautious"], "edge": interval(0.1, 0.15)},
+        "fallbacks": 0,
+        "decisions": 50,
+    }
+    row = bench.pool_row("snarples@3", 40, summary, 5.0)
+    assert row.startswith("| snarples@3 | 40 × 3 | +0.30 ± 0.10 |")
+    assert "cautious +0.20 ± 0.10, aggressive +0.40 ± 0.20" in row
+    assert "cautious + cautious: +0.10 ± 0.15" in row
+    args = bench.argparse.Namespace(
+        candidate="expert", budget_ms=100, pool="cautious aggressive", workers=2, seed=1
+    )
+    line = bench.pool_command("donut@4", 30, args)
+    assert line[line.index("--pool") + 1] == "cautious aggressive"
+    assert line[line.index("--candidate") + 1] == "expert:budget_ms=100"
