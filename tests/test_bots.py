@@ -264,3 +264,32 @@ def test_a_bot_says_which_games_it_refuses() -> None:
     assert refusal("expert", Rules.preset("callbridge")) is None
     with pytest.raises(ValueError, match="unknown bot"):
         refusal("genius", donut)
+
+
+def test_the_expert_answers_which_games_it_plays_without_a_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``refusal`` asks a bot's ``refuses`` where it has one: the expert's is not a whole
+    decision's search (up to a second at the default budget, before every table)."""
+    from callbreak.bots.expert import ExpertBot
+
+    def no_search(self: ExpertBot, observation: object) -> None:
+        raise AssertionError("refusal searched a decision")
+
+    monkeypatch.setattr(ExpertBot, "act", no_search)
+    for preset in ("batak-ihale", "rook-call-partner", "snarples", "spades"):
+        assert refusal("expert", Rules.preset(preset)) is None
+    assert refusal("expert-v1", Rules.preset("donut")) is None
+
+    class Picky:
+        name = "picky"
+
+        def act(self, observation: object) -> None:
+            raise AssertionError("a bot that says what it refuses is not asked to act")
+
+        @staticmethod
+        def refuses(rules: Rules) -> str | None:
+            return None if rules.game == "callbreak" else "Call Break only"
+
+    monkeypatch.setattr("callbreak.bots.base.make_bot", lambda spec, seed=None: Picky())
+    assert refusal("picky", Rules.preset("donut")) == "Call Break only"

@@ -151,10 +151,12 @@ def refusal(spec: str, rules: Rules) -> str | None:
     """Why the bot ``spec`` cannot play ``rules``' game, in its own words; None if it can
     (a spec that names no bot, or bad options, raises ``ValueError`` as ``make_bot`` does).
 
-    Every bot plays Call Break.  For the other games the bot is asked the first
-    decision of a deal, so that a bot that refuses a game (a learned policy
-    trained on Call Break's actions only) is found before a long run or a match
-    relies on it, not at its first turn.
+    Every bot plays Call Break.  A bot that knows which games it plays says so by a
+    ``refuses(rules)`` method (the expert: none, so a table does not wait a whole
+    search for the answer).  Any other bot is asked the first decision of a deal,
+    so that a bot that refuses a game (a learned policy trained on Call Break's
+    actions only) is found before a long run or a match relies on it, not at its
+    first turn.
     """
     from callbreak.engine import Deal
 
@@ -165,6 +167,10 @@ def refusal(spec: str, rules: Rules) -> str | None:
     if seat is None:
         return None
     bot = make_bot(spec, seed=0)  # a bad spec is an error of its own, not a refusal
+    knows = getattr(bot, "refuses", None)
+    if callable(knows):
+        answer = knows(rules)
+        return None if answer is None else str(answer)
     try:
         bot.act(deal.observation(seat))
     except ValueError as error:

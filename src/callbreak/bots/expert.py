@@ -249,6 +249,12 @@ class ExpertBot:
         )
         """The search of the games past the call games (``Game.policy`` other than theirs)."""
 
+    @staticmethod
+    def refuses(rules: Rules) -> str | None:
+        """Every game is searched, by the compiled search or over engine deals
+        (``bots.refusal`` asks this instead of a whole decision)."""
+        return None
+
     def warm_up(self) -> None:
         """Wait for the search's one-off numba build (a second from numba's disk cache, a
         minute without it; the solver's 15 s only with ``solve_from``), so no decision does."""
