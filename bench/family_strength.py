@@ -125,7 +125,8 @@ def row(table: str, deals: int, summary: dict[str, Any], wall: float) -> str:
     bots = summary["bots"]
     expert, others = bots[0], bots[1:]
     players = int(table.partition("@")[2] or 4)
-    par = 1 / players
+    sides = summary.get("sides")  # a partnership game's rows are its sides
+    par = 1 / (len(sides) if sides else players)
     points = expert["points_per_deal"]
     other = others[0]["points_per_deal"] if others else {"mean": float("nan")}
     edge = expert["edge_vs_others"]

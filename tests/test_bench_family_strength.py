@@ -69,6 +69,9 @@ def test_a_row_reads_the_experts_entry_from_the_arena_json(bench: ModuleType) ->
     assert "| 3 (1.0%) |" in row
     summary["bots"][0]["match_share"] = 0.45  # type: ignore[index]
     assert "clear: no" in bench.row("snarples@3", 100, summary, 12.0)
+    summary["sides"] = [[0, 2], [1, 3]]  # Spades: two sides, so par is a half
+    summary["bots"][0]["match_share"] = 0.70  # type: ignore[index]
+    assert "(par 50%; 1.5 × par and clear: no)" in bench.row("spades@4", 100, summary, 1.0)
 
 
 def test_help_runs() -> None:
