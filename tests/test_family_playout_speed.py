@@ -51,12 +51,16 @@ FINGERPRINTS = {
 """sha256 of the logs and points of ``DEALS`` deals per table, recorded before the change."""
 
 
-def fingerprint(table: str, deals: int = DEALS) -> str:
-    """The hash of ``deals`` heuristic deals of ``table`` (``preset`` or ``preset@players``)."""
+def _table_rules(table: str) -> Rules:
+    """``preset`` or ``preset@players``."""
     preset, _, players = table.partition("@")
     rules = Rules.preset(preset)
-    if players:
-        rules = rules.replace(players=int(players))
+    return rules.replace(players=int(players)) if players else rules
+
+
+def fingerprint(table: str, deals: int = DEALS) -> str:
+    """The hash of ``deals`` heuristic deals of ``table`` (``preset`` or ``preset@players``)."""
+    rules = _table_rules(table)
     n = rules.players
     digest = hashlib.sha256()
     for seed in range(deals):
@@ -91,10 +95,7 @@ their own play never reaches, and on forced turns too (which ``finish`` no longe
 
 def answers(table: str, deals: int = DEALS) -> str:
     """The hash of the heuristic's answer at every turn of ``deals`` deals of ``table``."""
-    preset, _, players = table.partition("@")
-    rules = Rules.preset(preset)
-    if players:
-        rules = rules.replace(players=int(players))
+    rules = _table_rules(table)
     n = rules.players
     rng = random.Random(7)
     bot = HeuristicBot(seed=1)
