@@ -34,6 +34,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from callbreak import Rules
+
 DEFAULT_TABLES = (
     "batak-ihale@4",
     "rook-call-partner@4",
@@ -46,9 +48,6 @@ DEFAULT_TABLES = (
     "horsethief@5",
 )
 """The tables issue 29 asks figures for (the preset, then its seat count)."""
-
-_SEAT_COUNTED = ("snarples", "donut", "horsethief", "oh-hell", "judgement")
-"""Presets whose seat count is an option (the others seat four)."""
 
 _Z = 1.96
 """The normal quantile of a two-sided 95% interval."""
@@ -70,29 +69,36 @@ def wilson(share: float, count: int) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def command(table: str, deals: int, args: argparse.Namespace) -> list[str]:
-    """The arena command for one table, as a user would type it."""
+def _arena(table: str, deals: int, args: argparse.Namespace, lineup: list[str]) -> list[str]:
+    """The arena command for one table with ``lineup`` (its seats, or its pool), as a user
+    would type it: the seat count is given where it is not the preset's own."""
     preset, _, seats = table.partition("@")
-    players = int(seats) if seats else 4
     line = ["callbreak", "arena", "--rules", preset]
-    if preset in _SEAT_COUNTED:
-        line += ["--option", f"players={players}"]
-    line += ["--seat", f"{args.candidate}:budget_ms={args.budget_ms}"]
-    for _ in range(players - 1):
-        line += ["--seat", args.against]
+    if seats and int(seats) != Rules.preset(preset).players:
+        line += ["--option", f"players={seats}"]
+    line += lineup
     line += ["--deals", str(deals), "--seed", str(args.seed), "--workers", str(args.workers)]
     return [*line, "--json"]
+
+
+def _players(table: str) -> int:
+    """The seats of ``preset@players`` (the preset's own without ``@``)."""
+    preset, _, seats = table.partition("@")
+    return int(seats) if seats else Rules.preset(preset).players
+
+
+def command(table: str, deals: int, args: argparse.Namespace) -> list[str]:
+    """The arena command for one table: the expert in one seat, ``--against`` the others."""
+    seats = ["--seat", f"{args.candidate}:budget_ms={args.budget_ms}"]
+    for _ in range(_players(table) - 1):
+        seats += ["--seat", args.against]
+    return _arena(table, deals, args, seats)
 
 
 def pool_command(table: str, deals: int, args: argparse.Namespace) -> list[str]:
     """The arena's pool command for one table: the expert against every mix of ``--pool``."""
-    preset, _, seats = table.partition("@")
-    line = ["callbreak", "arena", "--rules", preset]
-    if preset in _SEAT_COUNTED:
-        line += ["--option", f"players={int(seats)}"]
-    line += ["--pool", args.pool, "--candidate", f"{args.candidate}:budget_ms={args.budget_ms}"]
-    line += ["--deals", str(deals), "--seed", str(args.seed), "--workers", str(args.workers)]
-    return [*line, "--json"]
+    candidate = f"{args.candidate}:budget_ms={args.budget_ms}"
+    return _arena(table, deals, args, ["--pool", args.pool, "--candidate", candidate])
 
 
 def pool_row(table: str, deals: int, summary: dict[str, Any], wall: float) -> str:
@@ -124,9 +130,8 @@ def row(table: str, deals: int, summary: dict[str, Any], wall: float) -> str:
     """One Markdown row of the strength table from an arena JSON summary."""
     bots = summary["bots"]
     expert, others = bots[0], bots[1:]
-    players = int(table.partition("@")[2] or 4)
     sides = summary.get("sides")  # a partnership game's rows are its sides
-    par = 1 / (len(sides) if sides else players)
+    par = 1 / (len(sides) if sides else _players(table))
     points = expert["points_per_deal"]
     other = others[0]["points_per_deal"] if others else {"mean": float("nan")}
     edge = expert["edge_vs_others"]

@@ -188,12 +188,8 @@ class FamilySearchBot:
                 found.append((world, worlds.weight))
         if not found:
             return None, 0.0
-        pick = self._rng.random() * sum(w for _, w in found)
-        for world, weight in found:
-            pick -= weight
-            if pick <= 0:
-                return world, 1.0
-        return found[-1][0], 1.0
+        ((world, _),) = self._rng.choices(found, weights=[w for _, w in found])
+        return world, 1.0
 
     def evaluate(
         self, observation: Observation, deadline: float, actions: list[Any] | None = None

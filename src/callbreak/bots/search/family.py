@@ -400,8 +400,7 @@ class FamilyWorlds:
         options = max(1, len(view.legal))
         if options == 1:
             return  # a forced action says nothing about the hand
-        pick = self._models[seat].act(view)
-        agrees = pick == action or str(pick) == str(action)
+        agrees = str(self._models[seat].act(view)) == str(action)  # replayed: maybe as text
         logs = self._logs.setdefault(seat, [0.0, 0.0])
         if self.trust is None:
             logs[0] += 0.0 if agrees else math.log(self.surprise)
@@ -414,9 +413,7 @@ class FamilyWorlds:
         """One seat's log weight: its decisions as the heuristic's mixture, or without
         ``trust`` the plain factor per decision the heuristic would not have taken."""
         model, plain = logs
-        if self.trust is None:
-            return model
-        if self.trust >= 1.0:
+        if self.trust is None or self.trust >= 1.0:
             return model
         high = max(model, plain)
         return high + math.log(
