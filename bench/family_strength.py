@@ -6,7 +6,11 @@ running ``callbreak arena ... --json`` (the command a user would type, printed
 before each run).  It prints one Markdown row per table: points per deal, the
 paired edge (signed so that positive is better, countdown games included), the
 share of matches won with a 95% Wilson interval against par (one over the
-seats), the decision times and the fallbacks.
+seats, or the sides), the decision times and the fallbacks.  Each deal set starts a
+whole match played to its end under the preset's rules (``--whole-matches``: to its
+target, its number of deals, or Snarples' and Donut's zero), so ``--deals`` counts
+matches; ``--deal-groups`` measures single deals and groups them as the arena
+does without it.
 
     python bench/family_strength.py [--tables snarples@3,donut@4,...] [--deals 200]
         [--budget-ms 100] [--against heuristic] [--workers 2] [--seed 1]
@@ -16,8 +20,8 @@ With ``--pool`` each table is the expert against every mix of those bots in the
 other seats (``callbreak arena --pool``): a row gives the edge over the whole pool,
 over each member and over the worst mix.
 
-A table's deal sets may be given with it (``snarples@8:120``); ``--deals`` is the
-rest's.  The share of matches won counts a shared win as its share, so the
+A table's matches (deal sets) may be given with it (``snarples@8:40``); ``--deals`` is
+the rest's.  The share of matches won counts a shared win as its share, so the
 interval is an approximation where ties are common.
 """
 
@@ -92,6 +96,8 @@ def command(table: str, deals: int, args: argparse.Namespace) -> list[str]:
     seats = ["--seat", f"{args.candidate}:budget_ms={args.budget_ms}"]
     for _ in range(_players(table) - 1):
         seats += ["--seat", args.against]
+    if args.whole_matches:
+        seats.append("--whole-matches")
     return _arena(table, deals, args, seats)
 
 
@@ -141,8 +147,10 @@ def row(table: str, deals: int, summary: dict[str, Any], wall: float) -> str:
     fallbacks = expert["fallbacks"]
     decisions = max(1, expert["decisions"])
     met = "yes" if share >= 1.5 * par and low > par else "no"
+    length = summary.get("deals_per_match")
+    sets = f"{deals} ({length:.1f} deals each)" if length else str(deals)
     return (
-        f"| {table} | {deals} | {points['mean']:.2f} ± {points['half_width']:.2f} "
+        f"| {table} | {sets} | {points['mean']:.2f} ± {points['half_width']:.2f} "
         f"| {other['mean']:.2f} | {edge['mean']:+.2f} ± {edge['half_width']:.2f} "
         f"| {share:.0%} [{low:.0%}, {high:.0%}] of {expert['matches']} (par {par:.0%}; "
         f"1.5 × par and clear: {met}) "
@@ -152,7 +160,7 @@ def row(table: str, deals: int, summary: dict[str, Any], wall: float) -> str:
 
 
 HEADER = (
-    "| table | deal sets | expert points/deal | others' points/deal | edge "
+    "| table | matches (or deal sets) | expert points/deal | others' points/deal | edge "
     "| matches won [95%] | decision p50 / p99 / max | fallbacks | wall |\n"
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 )
@@ -170,7 +178,13 @@ def main(argv: list[str] | None = None) -> int:
         default=",".join(DEFAULT_TABLES),
         help="preset@seats[:deal sets], comma-separated (default: issue 29's tables)",
     )
-    parser.add_argument("--deals", type=int, default=200, help="deal sets per table")
+    parser.add_argument("--deals", type=int, default=40, help="matches (deal sets) per table")
+    parser.add_argument(
+        "--deal-groups",
+        dest="whole_matches",
+        action="store_false",
+        help="single deals, matches counted as groups of consecutive deal sets",
+    )
     parser.add_argument("--budget-ms", type=int, default=100, help="the expert's budget")
     parser.add_argument("--candidate", default="expert", help="the bot measured")
     parser.add_argument("--against", default="heuristic", help="the bot in the other seats")

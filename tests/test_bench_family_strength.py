@@ -36,13 +36,20 @@ def test_the_wilson_interval(bench: ModuleType) -> None:
 
 def test_the_commands_seat_the_expert_once_and_name_the_seat_count(bench: ModuleType) -> None:
     args = bench.argparse.Namespace(
-        candidate="expert", budget_ms=100, against="heuristic", workers=2, seed=1
+        candidate="expert",
+        budget_ms=100,
+        against="heuristic",
+        workers=2,
+        seed=1,
+        whole_matches=True,
     )
     line = bench.command("snarples@5", 40, args)
     assert line[:6] == ["callbreak", "arena", "--rules", "snarples", "--option", "players=5"]
     assert line.count("--seat") == 5 and "expert:budget_ms=100" in line
-    assert line[-1] == "--json"
+    assert "--whole-matches" in line and line[-1] == "--json"
     assert "--option" not in bench.command("batak-ihale@4", 10, args)
+    args.whole_matches = False  # --deal-groups
+    assert "--whole-matches" not in bench.command("snarples@5", 40, args)
 
 
 def test_a_row_reads_the_experts_entry_from_the_arena_json(bench: ModuleType) -> None:
@@ -67,6 +74,8 @@ def test_a_row_reads_the_experts_entry_from_the_arena_json(bench: ModuleType) ->
     assert "| snarples@3 | 100 | -1.00 ± 0.20 | -0.60 | +0.40 ± 0.10 |" in row
     assert "55% [48%, 62%] of 200 (par 33%; 1.5 × par and clear: yes)" in row
     assert "| 3 (1.0%) |" in row
+    summary["deals_per_match"] = 8.25
+    assert "| snarples@3 | 100 (8.2 deals each) | -1.00" in bench.row("snarples@3", 100, summary, 1)
     summary["bots"][0]["match_share"] = 0.45  # type: ignore[index]
     assert "clear: no" in bench.row("snarples@3", 100, summary, 12.0)
     summary["sides"] = [[0, 2], [1, 3]]  # Spades: two sides, so par is a half

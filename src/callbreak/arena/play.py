@@ -25,6 +25,16 @@ arena seed by name), so a chunk of deals gives the same games whichever
 process plays it: the worker count can never change a result.  Only the
 decision times, which measure the machine, differ from run to run.
 
+Whole matches (``ArenaConfig.whole_matches``): deal set ``k`` is then the start
+of a match played to its end under the rules (``match_end``: a number of deals, a
+target score, Snarples' and Donut's count down to zero), once per rotation.  Its
+first deck is the deal set's; every later deal is shuffled from a seed of the
+match and the deal's number, the same in every rotation, so the rotations play
+the same cards for as long as their matches last (a match that ends sooner just
+stops).  What a match carries from deal to deal (Spades' bags, Snarples' seats out
+and sit-outs, a target in sight) then plays its part, and the winner is the
+engine's.  An open-ended match (Call Bridge) is played for ``match_deals`` deals.
+
 Void deals:
 
 * A deal that is void *as dealt* under the rules (``misdeal = auto``,
@@ -85,6 +95,12 @@ def single_deal_rules(rules: Rules) -> Rules:
     return rules.replace(**{k: v for k, v in wanted.items() if k in rules.options()})
 
 
+def whole_match_rules(rules: Rules) -> Rules:
+    """The rules of one whole-match arena game: the rules themselves, but an open-ended match
+    (``match_end = open``, stopped only by its players) plays ``match_deals`` deals."""
+    return rules.replace(match_end="deals") if rules.match_end == "open" else rules
+
+
 def lineup(seats: Sequence[str], players: int, *, rules: Rules | None = None) -> tuple[str, ...]:
     """One spec for every seat, one per side (given ``rules`` with partnerships: it fills its
     side's seats), or exactly one per seat; each spec must name a known bot, and, given
@@ -132,6 +148,9 @@ class ArenaConfig:
     seed: int
     keep_records: bool = False
     """Return every game's record (``record.match_record``) for the report; costs memory."""
+    whole_matches: bool = False
+    """Play each deal set as the first deal of a whole match (see the module's docstring)
+    rather than as one deal; ``deals`` then counts matches."""
 
     def __post_init__(self) -> None:
         if self.deals < 1:
@@ -146,7 +165,9 @@ class ArenaConfig:
 
     @cached_property
     def game_rules(self) -> Rules:
-        return single_deal_rules(self.rules)
+        return (
+            whole_match_rules(self.rules) if self.whole_matches else single_deal_rules(self.rules)
+        )
 
     @property
     def teams(self) -> tuple[tuple[int, ...], ...]:
@@ -199,7 +220,7 @@ def deal_set(config: ArenaConfig, index: int) -> DealSet:
     """
     rules = config.game_rules
     dealer = index % config.players
-    number = schedule_deal(rules, index)
+    number = 0 if config.whole_matches else schedule_deal(rules, index)
     pack = DECKS[rules.shape.deck]
     for attempt in range(MAX_REDRAWS):
         seed = _derived_seed("callbreak-arena-deal", config.seed, index, attempt)
@@ -257,15 +278,18 @@ class Play:
     """Points as an exact number of tenths (``Points.tenths``)."""
     made: bool | None
     """Whether the call or contract was made; None for a seat that had neither."""
+    deal: int = 0
+    """The scored deal of the game it comes from (0-based): always 0 but in whole matches."""
 
 
 @dataclass
 class GameResult:
-    """One rotation of one deal set: a single-deal match."""
+    """One rotation of one deal set: a single-deal match, or a whole one."""
 
     rotation: int
     plays: tuple[Play, ...]
-    """By lineup entry."""
+    """By scored deal, then by lineup entry: one per entry in a single-deal game, where
+    ``plays[e]`` is entry ``e``'s."""
     first_dealt: tuple[int, ...]
     """Hands of the first deal the match dealt (the deal set's hands), by seat."""
     redeals: int
@@ -273,6 +297,18 @@ class GameResult:
     claims: tuple[int, ...]
     """Misdeals claimed, by lineup entry."""
     record: dict[str, Any] | None = None
+    winners: tuple[int, ...] = ()
+    """The entries that won the whole match (partners, or a shared tie); () for one deal."""
+
+    @property
+    def deals(self) -> int:
+        """Scored deals in the game."""
+        return len(self.plays) // len(self.claims)
+
+    def deal_plays(self, deal: int) -> tuple[Play, ...]:
+        """The plays of scored deal ``deal``, by lineup entry."""
+        players = len(self.claims)
+        return self.plays[deal * players : (deal + 1) * players]
 
 
 @dataclass
@@ -297,6 +333,7 @@ class ChunkTask:
     keep_records: bool
     start: int
     stop: int
+    whole_matches: bool = False
 
     @classmethod
     def of(cls, config: ArenaConfig, start: int, stop: int) -> ChunkTask:
@@ -308,11 +345,14 @@ class ChunkTask:
             config.keep_records,
             start,
             stop,
+            config.whole_matches,
         )
 
     def config(self) -> ArenaConfig:
         rules = Rules.from_json(self.rules_json)
-        return ArenaConfig(rules, self.seats, self.deals, self.seed, self.keep_records)
+        return ArenaConfig(
+            rules, self.seats, self.deals, self.seed, self.keep_records, self.whole_matches
+        )
 
 
 @dataclass
@@ -343,8 +383,9 @@ def _bots(config: ArenaConfig, index: int, rotation: int) -> list[Bot]:
 
 
 def deal_match(config: ArenaConfig, deal: DealSet) -> Match:
-    """The single-deal match that every rotation of ``deal`` plays: its deck and dealer, its
-    place in the game's schedule, and a seed for redeals of its own (not the rotation's)."""
+    """The match that every rotation of ``deal`` plays (one deal, or a whole match): its deck
+    and dealer, its place in the game's schedule, and a seed for redeals and later deals of
+    its own (not the rotation's)."""
     seed = _derived_seed("callbreak-arena-match", config.seed, deal.index)
     return Match(
         config.game_rules,
@@ -371,7 +412,7 @@ def play_game(config: ArenaConfig, deal: DealSet, rotation: int, chunk: ChunkRes
     )
     match = deal_match(config, deal)
     clock = time.perf_counter_ns
-    while not match.over and not match.scored_deals:
+    while not match.over and (config.whole_matches or not match.scored_deals):
         seat = match.to_act
         assert seat is not None
         observation = match.observation(seat)
@@ -402,15 +443,19 @@ def play_game(config: ArenaConfig, deal: DealSet, rotation: int, chunk: ChunkRes
                     f"({config.seats[entry]}): {action!r} — {error}"
                 )
             match.act(fallback.choice(observation.legal))
-    scored = match.scored_deals[-1].deal
-    points = scored.points
-    assert points is not None
+    scored_deals = match.scored_deals
+    if not config.whole_matches:
+        scored_deals = scored_deals[-1:]
     plays = []
-    for entry in range(players):
-        seat = seat_of(entry, rotation, players)
-        won = scored.tricks[seat]
-        call, made = _commitment(scored, seat)
-        plays.append(Play(entry, seat, call, won, points[seat].tenths, made))
+    for number, scored_entry in enumerate(scored_deals):
+        scored = scored_entry.deal
+        points = scored.points
+        assert points is not None
+        for entry in range(players):
+            seat = seat_of(entry, rotation, players)
+            call, made = _commitment(scored, seat)
+            tenths = points[seat].tenths if seat in scored_entry.counting_seats else 0
+            plays.append(Play(entry, seat, call, scored.tricks[seat], tenths, made, number))
     claims = [0] * players
     for entry_ in match.entries:
         for seat, claimed in entry_.deal.claims:
@@ -429,9 +474,12 @@ def play_game(config: ArenaConfig, deal: DealSet, rotation: int, chunk: ChunkRes
         rotation,
         tuple(plays),
         tuple(match.entries[0].deal.dealt),
-        len(match.entries) - 1,
+        len(match.entries) - len(scored_deals),
         tuple(claims),
         record,
+        tuple(sorted(entry_at(s, rotation, players) for s in match.winners))
+        if config.whole_matches
+        else (),
     )
 
 

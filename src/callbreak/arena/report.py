@@ -199,8 +199,8 @@ def render_html(summary: ArenaSummary, value_lost: ValueLost | None = None) -> s
 </table>
 <p class="note">Every deal set is played once per rotation of the seats, so each bot holds every
 hand from every seat. Intervals are 95% Student-t; their standard error comes from the
-per-deal-set means (points) and the per-deal-set paired differences (edge). Matches won: groups
-of {config.rules.match_deals} consecutive deal sets per rotation, ties shared; {summary.par:.0%}
+per-deal-set means (points) and the per-deal-set paired differences (edge). Matches won:
+{summary.match_unit}, ties shared; {summary.par:.0%}
 is par. Ratings: openskill Plackett–Luce, each game {_rated_as(summary)} ranked by points.</p>
 <h2>Calibration by call</h2>
 {_calibration_tables(summary.bots)}

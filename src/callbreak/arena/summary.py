@@ -29,7 +29,10 @@ What the figures mean (docs/arena.md says the same):
   splits the win equally.  A spec's share is its entries' wins divided by
   the matches its entries played (25% is par at a four-seat table, 50% for
   two sides).  A last
-  group shorter than ``match_deals`` is not counted.
+  group shorter than ``match_deals`` is not counted.  With ``whole_matches``
+  every game is a match played to its end under the rules, and its winners
+  are the engine's; points, edge, made and calibration then count every scored
+  deal of those matches.
 * **made** — share of games in which the call was made under the rules'
   ``success_window``; **call − tricks** is its signed mean (positive: the
   bot called more than it took).  The calibration table breaks both down by call.
@@ -142,6 +145,29 @@ class ArenaSummary:
         return self.run.config.by_side
 
     @property
+    def deals_per_match(self) -> float | None:
+        """Mean scored deals of a whole match; None when every game is one deal."""
+        if not self.run.config.whole_matches:
+            return None
+        games = [game for result in self.run.sets for game in result.games]
+        return sum(game.deals for game in games) / len(games)
+
+    @property
+    def match_unit(self) -> str:
+        """What a match of "matches won" is, in words, for the tables and the report."""
+        config = self.run.config
+        if not config.whole_matches:
+            return f"{config.rules.match_deals} consecutive deals, one rotation"
+        rules = config.game_rules
+        if rules.shape.ends_at_zero:
+            end = f"counted down from {rules.shape.start} to zero"
+        elif rules.match_end.startswith("target:"):
+            end = f"to {rules.match_end.split(':')[1]} points"
+        else:
+            end = f"of {rules.match_deals} deals"
+        return f"whole matches {end}, {self.deals_per_match:.1f} deals on average"
+
+    @property
     def par(self) -> float:
         """The share of matches a row wins by chance: one over the teams at the table."""
         return 1 / len(self.run.config.teams)
@@ -160,6 +186,8 @@ class ArenaSummary:
             "games": config.deals * config.players,
             "seed": config.seed,
             "match_deals": config.rules.match_deals,
+            "whole_matches": config.whole_matches,
+            "deals_per_match": self.deals_per_match,
             "workers": self.run.workers,
             "backend": self.run.backend,
             "wall_s": self.run.wall_s,
@@ -197,9 +225,10 @@ def side_name(specs: Sequence[str]) -> str:
     return " + ".join(specs)
 
 
-def _team_tenths(game: GameResult, team: Team) -> int:
-    """A team's points in one game, in tenths: its first entry's, which its partners share."""
-    return game.plays[team[0]].points_tenths
+def _team_tenths(game: GameResult, team: Team) -> list[int]:
+    """A team's points in each scored deal of one game, in tenths: its first entry's, which
+    its partners share (one deal, but in whole matches)."""
+    return [play.points_tenths for play in game.plays if play.entry == team[0]]
 
 
 def _ratings(
@@ -221,7 +250,7 @@ def _ratings(
         for game in result.games:
             rated = model.rate(
                 [[ratings[e] for e in team] for team in teams],
-                scores=[sign * _team_tenths(game, team) for team in teams],
+                scores=[sign * sum(_team_tenths(game, team)) for team in teams],
             )
             for team, new in zip(teams, rated, strict=True):
                 for entry, rating in zip(team, new, strict=True):
@@ -245,6 +274,8 @@ def _match_credits(run: ArenaRun) -> tuple[dict[Team, float], int]:
     """Wins by team (ties split) and matches per team, over every rotation."""
     config = run.config
     teams = config.teams
+    if config.whole_matches:
+        return _whole_match_credits(run)
     size = config.rules.match_deals
     groups = len(run.sets) // size
     credits = dict.fromkeys(teams, 0.0)
@@ -252,13 +283,26 @@ def _match_credits(run: ArenaRun) -> tuple[dict[Team, float], int]:
         sets = run.sets[group * size : (group + 1) * size]
         for rotation in range(config.players):
             totals = {
-                team: sum(_team_tenths(s.games[rotation], team) for s in sets) for team in teams
+                team: sum(sum(_team_tenths(s.games[rotation], team)) for s in sets)
+                for team in teams
             }
             best = max(totals.values()) if better(run) > 0 else min(totals.values())
             winners = [team for team in teams if totals[team] == best]
             for team in winners:
                 credits[team] += 1.0 / len(winners)
     return credits, groups * config.players
+
+
+def _whole_match_credits(run: ArenaRun) -> tuple[dict[Team, float], int]:
+    """Wins by team from the engine's winners of each whole match (a shared win split)."""
+    teams = run.config.teams
+    credits = dict.fromkeys(teams, 0.0)
+    for result in run.sets:
+        for game in result.games:
+            winners = [team for team in teams if set(team) & set(game.winners)]
+            for team in winners:
+                credits[team] += 1.0 / len(winners)
+    return credits, len(run.sets) * run.config.players
 
 
 def summarize(run: ArenaRun) -> ArenaSummary:
@@ -284,7 +328,8 @@ def summarize(run: ArenaRun) -> ArenaSummary:
             others: list[float] = []
             for game in result.games:
                 for team in config.teams:
-                    (own if team in teams else others).append(_team_tenths(game, team) / 10)
+                    tenths = _team_tenths(game, team)
+                    (own if team in teams else others).extend(t / 10 for t in tenths)
                 for play in game.plays:
                     if play.entry in mine and play.call is not None:
                         kept = bool(play.made)

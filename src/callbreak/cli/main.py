@@ -345,6 +345,15 @@ def arena(
             "(Call Break and Call Bridge only; seconds per game; 0: none).",
         ),
     ] = 8,
+    whole_matches: Annotated[
+        bool,
+        typer.Option(
+            "--whole-matches",
+            help="Play each deal set as the start of a whole match under the rules (to its "
+            "target, its number of deals, or Snarples' and Donut's zero), in every rotation: "
+            "--deals then counts matches, and Won counts the matches the engine says were won.",
+        ),
+    ] = False,
 ) -> None:
     """Measure bots on duplicate deals: each deal is played with the seats rotated, luck cancels.
 
@@ -362,9 +371,11 @@ def arena(
     if pool or candidate is not None:
         if not pool:
             raise typer.BadParameter("--candidate goes with --pool", param_hint="--candidate")
-        if seat or report is not None:
+        if seat or report is not None or whole_matches:
             raise typer.BadParameter(
-                "--pool seats its own lineups: leave out --seat and --report", param_hint="--pool"
+                "--pool seats its own lineups and reports edges per deal: leave out --seat, "
+                "--report and --whole-matches",
+                param_hint="--pool",
             )
         arena_pool(game_rules, pool, candidate, mixes, deals, seed, workers, ray, json_out)
         return
@@ -378,11 +389,15 @@ def arena(
         raise typer.BadParameter(str(error), param_hint="--seat") from None
     if report is not None:
         writable(report, "--report", directory=True)
-    config = ArenaConfig(game_rules, specs, deals, seed, keep_records=report is not None)
+    config = ArenaConfig(
+        game_rules, specs, deals, seed, keep_records=report is not None, whole_matches=whole_matches
+    )
     console = Console(stderr=json_out)
     columns = (*Progress.get_default_columns()[:-1], MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=console, transient=True) as bar:
-        task = bar.add_task("Playing deal sets", total=deals)
+        task = bar.add_task(
+            "Playing whole matches" if whole_matches else "Playing deal sets", total=deals
+        )
         try:
             run = run_arena(
                 config,
@@ -528,8 +543,9 @@ def _print_arena(console: Console, summary: ArenaSummary) -> None:
     changed = ", ".join(f"{k}={option_text(v)}" for k, v in config.rules.changed().items())
     console.print(
         f"[bold]{config.rules.name}[/]{f' ({changed})' if changed else ''}: "
-        f"{config.deals} deals × {config.players} rotations = {config.deals * config.players} "
-        f"games, seed {config.seed}, {run.workers} worker(s) ({run.backend}), {run.wall_s:.1f} s"
+        f"{config.deals} {'matches' if config.whole_matches else 'deals'} × {config.players} "
+        f"rotations = {config.deals * config.players} games, seed {config.seed}, "
+        f"{run.workers} worker(s) ({run.backend}), {run.wall_s:.1f} s"
     )
     unit = "Side" if summary.by_side else "Bot"
     console.print(_fit(console, partial(_arena_table, summary, unit), len(ARENA_LAYOUTS)))
@@ -567,8 +583,8 @@ def _print_arena(console: Console, summary: ArenaSummary) -> None:
             if countdown
             else ""
         )
-        + f"Edge: paired per-deal-set difference from the other bots' points. Won: share of "
-        f"matches ({config.rules.match_deals} consecutive deals, one rotation) won, ties shared; "
+        + f"Edge: paired per-deal-set difference from the other bots' points per deal. Won: "
+        f"share of matches ({summary.match_unit}) won, ties shared; "
         f"{par} is par. Made: calls (or, declaring, contracts) made. Call−won: mean call minus "
         "tricks won. Rating: openskill Plackett–Luce μ±σ. Fallbacks: decisions a bot answered "
         "with a stand-in's move (the expert out of time). Misdeals: misdeals claimed."
