@@ -305,11 +305,6 @@ class GameResult:
         """Scored deals in the game."""
         return len(self.plays) // len(self.claims)
 
-    def deal_plays(self, deal: int) -> tuple[Play, ...]:
-        """The plays of scored deal ``deal``, by lineup entry."""
-        players = len(self.claims)
-        return self.plays[deal * players : (deal + 1) * players]
-
 
 @dataclass
 class DealSetResult:

@@ -248,7 +248,8 @@ def analyse_run(
     bots: dict[str, BotValueLost] = {spec: BotValueLost(spec) for spec in config.seats}
     try:
         for rotation, record in games:
-            # A game's match holds one scored deal (void ones before it are not played out).
+            # A game's last scored deal: its only one, but in whole matches (void deals are
+            # not played out).
             _, deal = played_deals(replay(record).match)[-1]
             for seat in range(players):
                 review = analyst.deal(deal, seat, progress=progress)
