@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -56,7 +57,7 @@ def test_a_row_reads_the_experts_entry_from_the_arena_json(bench: ModuleType) ->
     def interval(mean: float, half: float) -> dict[str, float]:
         return {"mean": mean, "half_width": half}
 
-    summary = {
+    summary: dict[str, Any] = {
         "bots": [
             {
                 "points_per_deal": interval(-1.0, 0.2),
@@ -76,10 +77,10 @@ def test_a_row_reads_the_experts_entry_from_the_arena_json(bench: ModuleType) ->
     assert "| 3 (1.0%) |" in row
     summary["deals_per_match"] = 8.25
     assert "| snarples@3 | 100 (8.2 deals each) | -1.00" in bench.row("snarples@3", 100, summary, 1)
-    summary["bots"][0]["match_share"] = 0.45  # type: ignore[index]
+    summary["bots"][0]["match_share"] = 0.45
     assert "clear: no" in bench.row("snarples@3", 100, summary, 12.0)
     summary["sides"] = [[0, 2], [1, 3]]  # Spades: two sides, so par is a half
-    summary["bots"][0]["match_share"] = 0.70  # type: ignore[index]
+    summary["bots"][0]["match_share"] = 0.70
     assert "(par 50%; 1.5 × par and clear: no)" in bench.row("spades@4", 100, summary, 1.0)
 
 

@@ -286,6 +286,19 @@ def test_reading_the_play_is_reproducible_and_legal() -> None:
     assert make_bot("expert:read_play=0")._family.surprise == 1  # type: ignore[attr-defined]
 
 
+def test_the_experts_rivalry_reaches_the_family_search() -> None:
+    """``expert:rivalry=0`` values the same worlds by the seat's own points only, so the
+    values differ from the default's (the others' mean counted in full)."""
+    observation = _late_observation("snarples", 3, 1)
+    values = []
+    for rivalry in (0, 1):
+        bot = make_bot(f"expert:deterministic=1,rivalry={rivalry}", seed=5)
+        bot.act(observation)  # type: ignore[arg-type]
+        assert bot._family.rivalry == rivalry  # type: ignore[attr-defined]
+        values.append(bot._family.values)  # type: ignore[attr-defined]
+    assert values[0].keys() == values[1].keys() and values[0] != values[1]
+
+
 def test_weighed_worlds_count_as_fewer_in_the_margin_rule() -> None:
     """The same paired differences are significant over equal worlds and not once one world
     carries nearly all the weight (Kish's effective size)."""

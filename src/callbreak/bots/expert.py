@@ -243,6 +243,7 @@ class ExpertBot:
         self._family = FamilySearchBot(
             seed=seed,
             budget_ms=config.budget_ms,
+            rivalry=config.rivalry,
             deterministic=config.deterministic,
             surprise=config.surprise if config.read_play else 1.0,
             trust=config.trust,
