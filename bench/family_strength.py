@@ -104,12 +104,15 @@ def command(table: str, deals: int, args: argparse.Namespace) -> list[str]:
 def pool_command(table: str, deals: int, args: argparse.Namespace) -> list[str]:
     """The arena's pool command for one table: the expert against every mix of ``--pool``."""
     candidate = f"{args.candidate}:budget_ms={args.budget_ms}"
-    return _arena(table, deals, args, ["--pool", args.pool, "--candidate", candidate])
+    lineup = ["--pool", args.pool, "--candidate", candidate]
+    if args.whole_matches:
+        lineup.append("--whole-matches")
+    return _arena(table, deals, args, lineup)
 
 
 def pool_row(table: str, deals: int, summary: dict[str, Any], wall: float) -> str:
     """One Markdown row of the styles table: the edge over the whole pool, over each member,
-    and over the worst mix, with the fallbacks."""
+    and over the worst mix, the share of matches won against par, with the fallbacks."""
     edge = summary["edge_vs_pool"]
     worst = summary["worst_mix"]
     members = ", ".join(
@@ -122,13 +125,23 @@ def pool_row(table: str, deals: int, summary: dict[str, Any], wall: float) -> st
         f"| {table} | {deals} × {len(summary['mixes'])} | {edge['mean']:+.2f} ± "
         f"{edge['half_width']:.2f} | {members} | {' + '.join(worst['mix'])}: "
         f"{worst['edge']['mean']:+.2f} ± {worst['edge']['half_width']:.2f} "
+        f"| {_won(summary.get('match_share'), summary.get('matches', 0), summary.get('par'))} "
         f"| {fallbacks} ({fallbacks / decisions:.1%}) | {wall:.0f} s |"
     )
 
 
+def _won(share: float | None, matches: int, par: float | None) -> str:
+    """A share of matches won with its 95% Wilson interval and par, or "-" without one."""
+    if share is None or par is None:
+        return "-"
+    low, high = wilson(share, matches)
+    return f"{share:.0%} [{low:.0%}, {high:.0%}] of {matches} (par {par:.0%})"
+
+
 POOL_HEADER = (
-    "| table | deal sets × mixes | edge over the pool | edge over each member | worst mix "
-    "| fallbacks | wall |\n| --- | ---: | ---: | --- | --- | ---: | ---: |"
+    "| table | matches (or deal sets) × mixes | edge over the pool | edge over each member "
+    "| worst mix | matches won [95%] | fallbacks | wall |\n"
+    "| --- | ---: | ---: | --- | --- | ---: | ---: | ---: |"
 )
 
 

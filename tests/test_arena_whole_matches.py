@@ -1,5 +1,6 @@
 """The arena's whole matches: each deal set starts a match played to its end under the rules,
-the same cards in every rotation, won as the engine says (``ArenaConfig.whole_matches``)."""
+the same cards in every rotation, won as the engine says (``ArenaConfig.whole_matches``),
+alone and against a pool."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typer.testing import CliRunner
 from callbreak import Rules
 from callbreak.arena import ArenaConfig, ArenaRun, run_arena, summarize
 from callbreak.arena.play import GameResult, entry_at, whole_match_rules
+from callbreak.arena.pool import PoolConfig, run_pool
 from callbreak.cli.main import app
 from callbreak.record import replay
 
@@ -94,7 +96,7 @@ def test_an_open_ended_match_plays_its_number_of_deals() -> None:
         assert game.deals >= rules.match_deals
 
 
-def test_the_command_plays_whole_matches_and_refuses_them_with_a_pool() -> None:
+def test_the_command_plays_whole_matches_alone_and_with_a_pool() -> None:
     args = ["arena", "--rules", "horsethief", "--option", "players=3", "--seat", "heuristic"]
     args += ["--seat", "random", "--seat", "random", "--deals", "2", "--workers", "1"]
     done = runner.invoke(app, [*args, "--whole-matches", "--json"])
@@ -102,8 +104,24 @@ def test_the_command_plays_whole_matches_and_refuses_them_with_a_pool() -> None:
     assert json.loads(done.output)["whole_matches"] is True
     table = runner.invoke(app, [*args, "--whole-matches"])
     assert "2 matches × 3 rotations" in table.output and "whole matches" in table.output
-    pooled = runner.invoke(
-        app,
-        ["arena", "--pool", "random", "--candidate", "heuristic", "--whole-matches"],
-    )
-    assert pooled.exit_code == 2 and "--whole-matches" in pooled.output
+    pool = ["arena", "--rules", "horsethief", "--option", "players=3", "--pool", "random"]
+    pool += ["--candidate", "heuristic", "--deals", "2", "--workers", "1", "--whole-matches"]
+    pooled = runner.invoke(app, [*pool, "--json"])
+    assert pooled.exit_code == 0, pooled.output
+    document = json.loads(pooled.output)
+    assert document["whole_matches"] is True and document["matches"] == 2 * 3
+    assert 0 <= document["match_share"] <= 1 and document["par"] == pytest.approx(1 / 3)
+    assert "won " in runner.invoke(app, pool).output
+
+
+def test_a_pools_matches_are_the_arenas() -> None:
+    """The pool counts the candidate's matches as the arena does, mix by mix: whole matches
+    won as the engine says, or groups of single deals."""
+    for whole in (True, False):
+        config = PoolConfig(HORSETHIEF, "heuristic", ("random",), 5, 2, whole_matches=whole)
+        result = run_pool(config, workers=1)
+        (arena,) = [summarize(run_arena(c, workers=1)).bots[0] for c in config.arena_configs()]
+        (mix,) = result.mixes
+        assert mix.matches == arena.matches == (15 if whole else 3)
+        assert mix.match_share == pytest.approx(arena.match_share)
+        assert result.match_share == pytest.approx(arena.match_share)

@@ -110,9 +110,18 @@ def test_a_pool_row_reads_the_pool_json(bench: ModuleType) -> None:
     assert row.startswith("| snarples@3 | 40 × 3 | +0.30 ± 0.10 |")
     assert "cautious +0.20 ± 0.10, aggressive +0.40 ± 0.20" in row
     assert "cautious + cautious: +0.10 ± 0.15" in row
+    assert "| - |" in row  # no match share in the JSON: none shown
+    summary.update(match_share=0.5, matches=100, par=1 / 3)
+    assert "| 50% [40%, 60%] of 100 (par 33%) |" in bench.pool_row("snarples@3", 40, summary, 5)
     args = bench.argparse.Namespace(
-        candidate="expert", budget_ms=100, pool="cautious aggressive", workers=2, seed=1
+        candidate="expert",
+        budget_ms=100,
+        pool="cautious aggressive",
+        workers=2,
+        seed=1,
+        whole_matches=True,
     )
     line = bench.pool_command("donut@4", 30, args)
+    assert "--whole-matches" in line
     assert line[line.index("--pool") + 1] == "cautious aggressive"
     assert line[line.index("--candidate") + 1] == "expert:budget_ms=100"

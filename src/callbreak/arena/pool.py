@@ -25,6 +25,9 @@ Per mix (the candidate is lineup entry 0, its figures are its own games):
   interval over deal sets (``arena.stats.mean_ci``), as the arena's edge.
 * **made** and **call − won** — share of the candidate's calls made (under the
   rules' ``success_window``) and its mean call minus tricks won.
+* **won** — share of the matches it won (ties shared), counted as the arena
+  counts them (``summary.match_credits``): groups of consecutive deal sets, or
+  with ``whole_matches`` each deal set the start of a whole match.
 
 Then the **worst mix** (lowest mean edge), the edge over the **whole pool**
 (per deal set, the mean of the edges over all mixes), and the edge over
@@ -46,7 +49,7 @@ from callbreak.arena.errors import ArenaError
 from callbreak.arena.play import ArenaConfig, lineup
 from callbreak.arena.runner import ArenaRun, Progress, run_arenas
 from callbreak.arena.stats import Interval, mean, mean_ci, percentile
-from callbreak.arena.summary import better
+from callbreak.arena.summary import better, match_credits
 from callbreak.bots.ladder import LADDER
 from callbreak.rules import Rules
 
@@ -133,6 +136,8 @@ class PoolConfig:
     deals: int
     seed: int = 0
     mode: str = "auto"
+    whole_matches: bool = False
+    """Each deal set the start of a whole match (``ArenaConfig.whole_matches``)."""
 
     def __post_init__(self) -> None:
         if self.deals < 1:
@@ -165,7 +170,13 @@ class PoolConfig:
     def arena_configs(self) -> list[ArenaConfig]:
         """One arena run per mix, the candidate first, all on the same seed (the same deals)."""
         return [
-            ArenaConfig(self.rules, (self.candidate, *mix), self.deals, self.seed)
+            ArenaConfig(
+                self.rules,
+                (self.candidate, *mix),
+                self.deals,
+                self.seed,
+                whole_matches=self.whole_matches,
+            )
             for mix in self.mixes
         ]
 
@@ -190,11 +201,18 @@ class MixResult:
     mix_illegal: int
     fallbacks: int = 0
     """The candidate's decisions answered by a stand-in (its ``fell_back``)."""
+    matches: int = 0
+    won: float = 0.0
+    """Matches the candidate played in this mix, and won (a shared win counts its share)."""
     edges: list[float] = field(repr=False, default_factory=list)
     """The per-deal-set edges behind ``edge``, in deal order."""
     member_edges: dict[str, list[float]] = field(repr=False, default_factory=dict)
     """Per deal set, the candidate's mean points minus each member's, by member."""
     times_ms: list[float] = field(repr=False, default_factory=list)
+
+    @property
+    def match_share(self) -> float | None:
+        return self.won / self.matches if self.matches else None
 
     @property
     def clear(self) -> bool:
@@ -213,6 +231,8 @@ class MixResult:
             "illegal": self.illegal,
             "mix_illegal": self.mix_illegal,
             "fallbacks": self.fallbacks,
+            "matches": self.matches,
+            "match_share": self.match_share,
             "edges": self.edges,
         }
 
@@ -243,6 +263,21 @@ class PoolResult:
         """The mix with the lowest mean edge (the first of equals, in mix order)."""
         return min(self.mixes, key=lambda m: m.edge.mean)
 
+    @property
+    def matches(self) -> int:
+        """The candidate's matches over every mix."""
+        return sum(m.matches for m in self.mixes)
+
+    @property
+    def match_share(self) -> float | None:
+        """Share of all its matches the candidate won, shared wins counted as their share."""
+        return sum(m.won for m in self.mixes) / self.matches if self.matches else None
+
+    @property
+    def par(self) -> float:
+        """The share a bot wins by chance: one over the seats (no partnerships here)."""
+        return 1 / self.config.rules.players
+
     def json(self) -> dict[str, Any]:
         config = self.config
         return {
@@ -255,6 +290,7 @@ class PoolResult:
             "pool": list(config.pool),
             "mode": mix_mode(len(config.pool), config.mode),
             "deals_per_mix": config.deals,
+            "whole_matches": config.whole_matches,
             "games": config.deals * config.rules.players * len(self.mixes),
             "seed": config.seed,
             "workers": self.workers,
@@ -273,6 +309,9 @@ class PoolResult:
             "decisions": self.decisions,
             "fallbacks": self.fallbacks,
             "mixes_beaten": sum(m.clear for m in self.mixes),
+            "matches": self.matches,
+            "match_share": self.match_share,
+            "par": self.par,
         }
 
 
@@ -305,6 +344,7 @@ def summarize_mix(mix: tuple[str, ...], run: ArenaRun) -> MixResult:
         edges.append(sign * (mean(own) - mean(others)))
         for spec, values in member_points.items():
             by_member[spec].append(sign * (mean(own) - mean(values)))
+    credits, matches = match_credits(run)
     return MixResult(
         mix=mix,
         edge=mean_ci(edges),
@@ -317,6 +357,8 @@ def summarize_mix(mix: tuple[str, ...], run: ArenaRun) -> MixResult:
         illegal=run.illegal[0] + (run.timeouts[0] if run.timeouts else 0),
         mix_illegal=sum(run.illegal[1:]) + (sum(run.timeouts[1:]) if run.timeouts else 0),
         fallbacks=run.fallbacks[0] if run.fallbacks else 0,
+        matches=matches,
+        won=credits[(0,)],
         edges=edges,
         member_edges=by_member,
         times_ms=list(run.times_ms[0]),

@@ -270,8 +270,9 @@ def better(run: ArenaRun) -> int:
     return -1 if run.config.rules.shape.lowest_wins else 1
 
 
-def _match_credits(run: ArenaRun) -> tuple[dict[Team, float], int]:
-    """Wins by team (ties split) and matches per team, over every rotation."""
+def match_credits(run: ArenaRun) -> tuple[dict[Team, float], int]:
+    """Wins by team (ties split) and matches per team, over every rotation: groups of
+    ``match_deals`` single deals, or the engine's winners of whole matches."""
     config = run.config
     teams = config.teams
     if config.whole_matches:
@@ -310,7 +311,7 @@ def summarize(run: ArenaRun) -> ArenaSummary:
     config = run.config
     units = _units(config)
     final, history = _ratings(run, units)
-    credits, matches_each = _match_credits(run)
+    credits, matches_each = match_credits(run)
     bots = []
     for spec, teams in units.items():
         entries = tuple(e for team in teams for e in team)

@@ -351,7 +351,8 @@ def arena(
             "--whole-matches",
             help="Play each deal set as the start of a whole match under the rules (to its "
             "target, its number of deals, or Snarples' and Donut's zero), in every rotation: "
-            "--deals then counts matches, and Won counts the matches the engine says were won.",
+            "--deals then counts matches, and Won counts the matches the engine says were won "
+            "(with --pool too).",
         ),
     ] = False,
 ) -> None:
@@ -371,13 +372,13 @@ def arena(
     if pool or candidate is not None:
         if not pool:
             raise typer.BadParameter("--candidate goes with --pool", param_hint="--candidate")
-        if seat or report is not None or whole_matches:
+        if seat or report is not None:
             raise typer.BadParameter(
-                "--pool seats its own lineups and reports edges per deal: leave out --seat, "
-                "--report and --whole-matches",
-                param_hint="--pool",
+                "--pool seats its own lineups: leave out --seat and --report", param_hint="--pool"
             )
-        arena_pool(game_rules, pool, candidate, mixes, deals, seed, workers, ray, json_out)
+        arena_pool(
+            game_rules, pool, candidate, mixes, deals, seed, workers, ray, json_out, whole_matches
+        )
         return
     try:
         specs = lineup(

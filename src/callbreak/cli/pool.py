@@ -46,6 +46,7 @@ def arena_pool(
     workers: int | None,
     ray: str | None,
     json_out: bool,
+    whole_matches: bool = False,
 ) -> None:
     """Run the pool and print its figures (the ``arena`` command with ``--pool``)."""
     from rich.progress import MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -60,7 +61,7 @@ def arena_pool(
             param_hint="--candidate",
         )
     try:
-        config = PoolConfig(rules, candidate, expand_pool(pool), deals, seed, mode)
+        config = PoolConfig(rules, candidate, expand_pool(pool), deals, seed, mode, whole_matches)
         config.check()
         mix_list = config.mixes
     except ArenaError as error:
@@ -69,7 +70,8 @@ def arena_pool(
     columns = (*Progress.get_default_columns()[:-1], MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=console, transient=True) as bar:
         task = bar.add_task(
-            f"Playing deal sets ({len(mix_list)} mixes)", total=deals * len(mix_list)
+            f"Playing {'whole matches' if whole_matches else 'deal sets'} ({len(mix_list)} mixes)",
+            total=deals * len(mix_list),
         )
         try:
             result = run_pool(
@@ -102,7 +104,8 @@ def print_pool(console: Console, result: PoolResult) -> None:
     console.print(
         f"[bold]{rules.name}[/]{f' ({changed})' if changed else ''}: [bold]{config.candidate}[/] "
         f"against {len(result.mixes)} mixes ({mode}) of {len(config.pool)} bots, "
-        f"{config.deals} deals × {rules.players} rotations each = {games} games, "
+        f"{config.deals} {'matches' if config.whole_matches else 'deals'} × {rules.players} "
+        f"rotations each = {games} games, "
         f"seed {config.seed}, {result.workers} worker(s) ({result.backend}), {result.wall_s:.1f} s"
     )
     worst = result.worst
@@ -110,7 +113,7 @@ def print_pool(console: Console, result: PoolResult) -> None:
         title=f"{config.candidate} against each mix (± is a 95% interval over deal sets)",
         box=box.SIMPLE_HEAD,
     )
-    for heading in ("Mix", "Edge", "Points/deal", "Mix points", "Made", "Call−won"):
+    for heading in ("Mix", "Edge", "Points/deal", "Mix points", "Won", "Made", "Call−won"):
         table.add_column(heading, justify="left" if heading == "Mix" else "right")
     for mix in result.mixes:
         table.add_row(
@@ -118,6 +121,7 @@ def print_pool(console: Console, result: PoolResult) -> None:
             _edge(mix.edge),
             mix.points.text().replace(" ± ", "±"),
             f"{mix.mix_points:.2f}",
+            "-" if mix.match_share is None else f"{mix.match_share:.0%}",
             "-" if mix.made_rate is None else f"{mix.made_rate:.1%}",
             "-" if mix.call_minus_won is None else f"{mix.call_minus_won:+.2f}",
             style="bold red" if mix is worst else None,
@@ -145,16 +149,23 @@ def print_pool(console: Console, result: PoolResult) -> None:
         else ""
     )
     beaten = sum(mix.clear for mix in result.mixes)
+    share = result.match_share
+    won = (
+        "-" if share is None else f"{share:.0%} of {result.matches} matches (par {result.par:.0%})"
+    )
     console.print(
         f"Worst mix (*): [bold]{mix_name(worst.mix)}[/], edge {_edge(worst.edge)}. "
-        f"Whole pool: edge {_edge(result.overall)}, made {made}, "
+        f"Whole pool: edge {_edge(result.overall)}, won {won}, made {made}, "
         f"call−won {over}{timing}{fallbacks}. Edge clear of zero against {beaten} of "
         f"{len(result.mixes)} mixes."
     )
     console.print(
         "Edge: per deal set, the candidate's mean points minus the mix's seats' mean on the "
         "same games (countdown games: counted the other way round). Points/deal: the "
-        "candidate's. Made, Call−won: its calls made and mean call minus tricks won."
+        "candidate's. Won: its share of the matches ("
+        + ("whole matches" if config.whole_matches else f"{rules.match_deals} consecutive deals")
+        + ", one per rotation), ties shared. Made, Call−won: its calls made and mean call "
+        "minus tricks won."
     )
     illegal = sum(mix.illegal for mix in result.mixes)
     others = sum(mix.mix_illegal for mix in result.mixes)
