@@ -35,15 +35,15 @@ def test_the_wilson_interval(bench: ModuleType) -> None:
     assert low == 0.0 and 0 < high < 0.15
 
 
+def _args(bench: ModuleType, **lineup: str) -> Any:
+    """The bench's parsed arguments for one table's command: the expert at 100 ms, whole
+    matches, seed 1 on two workers, with ``lineup`` (``against=`` or ``pool=``)."""
+    fixed = {"candidate": "expert", "budget_ms": 100, "workers": 2, "seed": 1}
+    return bench.argparse.Namespace(**fixed, whole_matches=True, **lineup)
+
+
 def test_the_commands_seat_the_expert_once_and_name_the_seat_count(bench: ModuleType) -> None:
-    args = bench.argparse.Namespace(
-        candidate="expert",
-        budget_ms=100,
-        against="heuristic",
-        workers=2,
-        seed=1,
-        whole_matches=True,
-    )
+    args = _args(bench, against="heuristic")
     line = bench.command("snarples@5", 40, args)
     assert line[:6] == ["callbreak", "arena", "--rules", "snarples", "--option", "players=5"]
     assert line.count("--seat") == 5 and "expert:budget_ms=100" in line
@@ -113,14 +113,7 @@ def test_a_pool_row_reads_the_pool_json(bench: ModuleType) -> None:
     assert "| - |" in row  # no match share in the JSON: none shown
     summary.update(match_share=0.5, matches=100, par=1 / 3)
     assert "| 50% [40%, 60%] of 100 (par 33%) |" in bench.pool_row("snarples@3", 40, summary, 5)
-    args = bench.argparse.Namespace(
-        candidate="expert",
-        budget_ms=100,
-        pool="cautious aggressive",
-        workers=2,
-        seed=1,
-        whole_matches=True,
-    )
+    args = _args(bench, pool="cautious aggressive")
     line = bench.pool_command("donut@4", 30, args)
     assert "--whole-matches" in line
     assert line[line.index("--pool") + 1] == "cautious aggressive"
