@@ -75,12 +75,15 @@ def wilson(share: float, count: int) -> tuple[float, float]:
 
 def _arena(table: str, deals: int, args: argparse.Namespace, lineup: list[str]) -> list[str]:
     """The arena command for one table with ``lineup`` (its seats, or its pool), as a user
-    would type it: the seat count is given where it is not the preset's own."""
+    would type it: the seat count is given where it is not the preset's own, and whole
+    matches unless ``--deal-groups``."""
     preset, _, seats = table.partition("@")
     line = ["callbreak", "arena", "--rules", preset]
     if seats and int(seats) != Rules.preset(preset).players:
         line += ["--option", f"players={seats}"]
     line += lineup
+    if args.whole_matches:
+        line.append("--whole-matches")
     line += ["--deals", str(deals), "--seed", str(args.seed), "--workers", str(args.workers)]
     return [*line, "--json"]
 
@@ -96,18 +99,13 @@ def command(table: str, deals: int, args: argparse.Namespace) -> list[str]:
     seats = ["--seat", f"{args.candidate}:budget_ms={args.budget_ms}"]
     for _ in range(_players(table) - 1):
         seats += ["--seat", args.against]
-    if args.whole_matches:
-        seats.append("--whole-matches")
     return _arena(table, deals, args, seats)
 
 
 def pool_command(table: str, deals: int, args: argparse.Namespace) -> list[str]:
     """The arena's pool command for one table: the expert against every mix of ``--pool``."""
     candidate = f"{args.candidate}:budget_ms={args.budget_ms}"
-    lineup = ["--pool", args.pool, "--candidate", candidate]
-    if args.whole_matches:
-        lineup.append("--whole-matches")
-    return _arena(table, deals, args, lineup)
+    return _arena(table, deals, args, ["--pool", args.pool, "--candidate", candidate])
 
 
 def pool_row(table: str, deals: int, summary: dict[str, Any], wall: float) -> str:
