@@ -94,9 +94,15 @@ def _players(table: str) -> int:
     return int(seats) if seats else Rules.preset(preset).players
 
 
+def _candidate(args: argparse.Namespace) -> str:
+    """The measured bot with the budget added to its options (``expert:read_play=1``)."""
+    joint = "," if ":" in args.candidate else ":"
+    return f"{args.candidate}{joint}budget_ms={args.budget_ms}"
+
+
 def command(table: str, deals: int, args: argparse.Namespace) -> list[str]:
     """The arena command for one table: the expert in one seat, ``--against`` the others."""
-    seats = ["--seat", f"{args.candidate}:budget_ms={args.budget_ms}"]
+    seats = ["--seat", _candidate(args)]
     for _ in range(_players(table) - 1):
         seats += ["--seat", args.against]
     return _arena(table, deals, args, seats)
@@ -104,7 +110,7 @@ def command(table: str, deals: int, args: argparse.Namespace) -> list[str]:
 
 def pool_command(table: str, deals: int, args: argparse.Namespace) -> list[str]:
     """The arena's pool command for one table: the expert against every mix of ``--pool``."""
-    candidate = f"{args.candidate}:budget_ms={args.budget_ms}"
+    candidate = _candidate(args)
     return _arena(table, deals, args, ["--pool", args.pool, "--candidate", candidate])
 
 

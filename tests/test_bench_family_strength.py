@@ -51,6 +51,8 @@ def test_the_commands_seat_the_expert_once_and_name_the_seat_count(bench: Module
     assert "--option" not in bench.command("batak-ihale@4", 10, args)
     args.whole_matches = False  # --deal-groups
     assert "--whole-matches" not in bench.command("snarples@5", 40, args)
+    args.candidate = "expert:match_odds=0"  # options of its own: the budget joins them
+    assert "expert:match_odds=0,budget_ms=100" in bench.command("donut@4", 30, args)
 
 
 def test_a_row_reads_the_experts_entry_from_the_arena_json(bench: ModuleType) -> None:

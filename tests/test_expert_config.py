@@ -35,6 +35,7 @@ OLD_DEFAULTS: dict[str, Any] = {
     "trust": 0.2,
     "call_model": 0.0,  # added with the learned call model: off, as before
     "read_play": False,  # added with the family search's reading of the play: off
+    "match_odds": True,  # added with the family search's match value: on, measured
 }
 
 
@@ -42,7 +43,7 @@ def test_the_defaults_are_the_measured_ones() -> None:
     config = ExpertConfig()
     assert dataclasses.asdict(config) == OLD_DEFAULTS
     assert PRESETS["expert"] == config
-    assert len(dataclasses.fields(ExpertConfig)) == 17
+    assert len(dataclasses.fields(ExpertConfig)) == 18
 
 
 def test_the_config_is_frozen_and_replace_checks_again() -> None:

@@ -247,6 +247,7 @@ class ExpertBot:
             deterministic=config.deterministic,
             surprise=config.surprise if config.read_play else 1.0,
             trust=config.trust,
+            match_odds=config.match_odds,
         )
         """The search of the games past the call games (``Game.policy`` other than theirs)."""
 

@@ -77,6 +77,10 @@ class ExpertConfig:
     games) the others' cards and public decisions weigh the worlds by ``surprise`` and
     ``trust`` too, as the play does in the call games; 0: the hard facts alone there.  Off:
     at 100 ms a decision it showed no edge (docs/expert-experiments.md).  Kept as a bool."""
+    match_odds: int = 1
+    """1: in those games, inside a match, a world is worth the seat's share of the match from
+    the totals the deal leaves (``bots.search.odds``); 0: its points for the deal, as on a
+    deal played alone.  Kept as a bool."""
 
     def __post_init__(self) -> None:
         if self.budget_ms <= 0:
@@ -109,6 +113,7 @@ class ExpertConfig:
         set_field(self, "deterministic", bool(self.deterministic))
         set_field(self, "models_in_calls", bool(self.models_in_calls))
         set_field(self, "read_play", bool(self.read_play))
+        set_field(self, "match_odds", bool(self.match_odds))
         set_field(self, "trust", self.trust or None)
 
     @property
@@ -160,6 +165,7 @@ V1: dict[str, Any] = {
     "trust": 0.2,
     "call_model": 0.0,
     "read_play": 0,
+    "match_odds": 0,
 }
 """The expert of 2026-11-25, every field written out (the ``expert-v1`` bot of the ladder):
 a later change of a default cannot move it, and a new field must be pinned here to the

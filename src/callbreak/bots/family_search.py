@@ -5,12 +5,14 @@ Each world is a whole ``Deal`` at the seat's position (``search.family``).  Ever
 legal action is tried in every world, and the deal is finished by the heuristic's
 own policy for every seat (``Game.policy``: Batak's, Call Partner's, the five-card
 games'), so the same worlds weigh all actions alike and only the action differs.
-An action is worth the seat's points for the deal, less ``rivalry`` times the
-others' mean (a match is won against them), with the sign turned in the
-countdown games, where fewer points are better (``Game.lowest_wins``).  This
-one rule serves every decision: a bid or a pass, trump, the nest's discards,
-the partner card, Snarples' bid, in or out and take or give, Donut's drop,
-Horsethief's in or out and each card of its exchange, and the cards.
+In a match an action is worth the seat's share of the match from the totals the
+deal leaves (``search.odds``: a rival at one point from zero in Donut matters
+more than a trick); on a deal alone, its points for the deal, less ``rivalry``
+times the others' mean, with the sign turned in the countdown games, where fewer
+points are better (``Game.lowest_wins``).  This one rule serves every decision:
+a bid or a pass, trump, the nest's discards, the partner card, Snarples' bid, in
+or out and take or give, Donut's drop, Horsethief's in or out and each card of its
+exchange, and the cards.
 
 The budget is per decision: the search stops once the next world would not end
 inside 85% of it (timed from the slowest world so far), and answers the
@@ -28,6 +30,7 @@ from typing import Any
 
 from callbreak.bots.heuristic import HeuristicBot
 from callbreak.bots.search.family import FamilyWorlds
+from callbreak.bots.search.odds import MatchValue, odds_for
 from callbreak.engine import Action, Deal, Observation
 
 _SAFETY = 0.85
@@ -98,12 +101,15 @@ class FamilySearchBot:
         surprise: float = 1.0,
         margin: float = 1.0,
         trust: float | None = None,
+        match_odds: int = 1,
     ) -> None:
         """``worlds``: the worlds played out with ``deterministic=1`` (the clock decides
         otherwise); ``rivalry``: weight of the others' mean points; ``surprise`` and
         ``trust``: how the others' decisions weigh the worlds (``FamilyWorlds``);
         ``margin``: standard errors by which the worlds must prefer an action to the
-        heuristic's before it is played (``_significant``; 0: the best)."""
+        heuristic's before it is played (``_significant``; 0: the best); ``match_odds`` 1: in
+        a match, a world is worth the seat's share of the match from the totals it leaves
+        (``search.odds``), 0: its points for the deal whatever the match."""
         if budget_ms <= 0:
             raise ValueError("budget_ms must be positive")
         if worlds < 1:
@@ -118,6 +124,7 @@ class FamilySearchBot:
             raise ValueError("trust is a probability: 0 to 1 (0: surprise per decision alike)")
         self.trust = trust or None
         self.margin = margin
+        self.match_odds = bool(match_odds)
         self._rows: list[list[float]] = []
         self._weights: list[float] = []
         self.deterministic = bool(deterministic)
@@ -131,6 +138,8 @@ class FamilySearchBot:
         """The last decision's mean value of each action tried (for the hint and review)."""
 
     def act(self, observation: Observation) -> Action:
+        if self.match_odds and observation.totals is not None:
+            odds_for(observation.rules)  # made once per table, before the clock starts
         deadline = time.perf_counter() + self.budget * _SAFETY
         self.fell_back = None
         self.searched = 0
@@ -206,6 +215,9 @@ class FamilySearchBot:
         seat = observation.seat
         others = max(1, observation.players - 1)
         worlds = FamilyWorlds(observation, self.surprise, self.trust)
+        match = MatchValue(observation) if self.match_odds else None
+        if match is not None and not match.active:
+            match = None
         players = [HeuristicBot(seed=s) for s in range(observation.players)]
         totals = dict.fromkeys(legal, 0.0)
         weights = 0.0
@@ -233,8 +245,11 @@ class FamilySearchBot:
                 trial = world.copy()
                 trial.act(action)
                 points = finish(trial, players)
-                rivals = (sum(points) - points[seat]) / others
-                values.append(sign * (points[seat] - self.rivalry * rivals))
+                if match is not None:
+                    values.append(match(trial))
+                else:
+                    rivals = (sum(points) - points[seat]) / others
+                    values.append(sign * (points[seat] - self.rivalry * rivals))
                 slowest_action = max(slowest_action, time.perf_counter() - began)
             if len(values) < len(legal):
                 break
