@@ -8,7 +8,7 @@ import pytest
 from callbreak import Rules
 from callbreak.bots import HeuristicBot
 from callbreak.bots.family_search import FamilySearchBot
-from callbreak.bots.search.odds import MatchOdds, MatchValue, odds_for
+from callbreak.bots.search.odds import MatchOdds, match_value, odds_for
 from callbreak.engine import Deal, Match
 from callbreak.engine.observation import observe
 from callbreak.points import Points
@@ -79,8 +79,8 @@ def test_the_value_is_the_seats_share_after_the_finished_deal() -> None:
     match = _match_at("donut", [2, 1, 15, 15])
     seat = match.deal.to_act
     assert seat is not None
-    value = MatchValue(match.observation(seat))
-    assert value.active
+    value = match_value(match.observation(seat))
+    assert value is not None
     deal = match.deal.copy()
     bots = [HeuristicBot(seed=s) for s in range(4)]
     while deal.to_act is not None:
@@ -95,9 +95,9 @@ def test_a_deal_alone_or_a_tie_break_is_valued_by_its_points() -> None:
     deal = Deal(Rules.preset("donut"), seed=3, dealer=0)
     seat = deal.to_act
     assert seat is not None
-    assert not MatchValue(deal.observation(seat)).active
+    assert match_value(deal.observation(seat)) is None
     tied = observe(deal, seat, [Points.whole(0)] * 4, 7, [0, 1])
-    assert not MatchValue(tied).active
+    assert match_value(tied) is None
 
 
 def test_the_search_plays_for_the_match_when_it_is_on_the_line() -> None:

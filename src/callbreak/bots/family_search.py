@@ -30,7 +30,7 @@ from typing import Any
 
 from callbreak.bots.heuristic import HeuristicBot
 from callbreak.bots.search.family import FamilyWorlds
-from callbreak.bots.search.odds import MatchValue, odds_for
+from callbreak.bots.search.odds import MatchValue, match_value
 from callbreak.engine import Action, Deal, Observation
 
 _SAFETY = 0.85
@@ -138,8 +138,8 @@ class FamilySearchBot:
         """The last decision's mean value of each action tried (for the hint and review)."""
 
     def act(self, observation: Observation) -> Action:
-        if self.match_odds and observation.totals is not None:
-            odds_for(observation.rules)  # made once per table, before the clock starts
+        # The match's odds are made once per table: before the clock starts.
+        match = match_value(observation) if self.match_odds else None
         deadline = time.perf_counter() + self.budget * _SAFETY
         self.fell_back = None
         self.searched = 0
@@ -150,7 +150,7 @@ class FamilySearchBot:
             return fallback
         actions = _candidates(legal, fallback)
         actions.sort(key=lambda a: a != fallback)  # the heuristic's first: see ``evaluate``
-        values = self.evaluate(observation, deadline, actions)
+        values = self.evaluate(observation, deadline, actions, match)
         if values is None:
             self.fell_back = "no world played out in time"
             return fallback
@@ -201,12 +201,17 @@ class FamilySearchBot:
         return world, 1.0
 
     def evaluate(
-        self, observation: Observation, deadline: float, actions: list[Any] | None = None
+        self,
+        observation: Observation,
+        deadline: float,
+        actions: list[Any] | None = None,
+        match: MatchValue | None = None,
     ) -> dict[Any, float] | None:
         """The mean value of each of ``actions`` (default: every legal one) over the worlds
         played before ``deadline`` (or ``worlds`` of them when deterministic); None if not
-        one world was.  Each world's values are kept in ``_rows`` (in ``actions``' order)
-        for ``_significant``."""
+        one world was.  A world is worth ``match`` of its finished deal where given, else the
+        seat's points less ``rivalry`` times the others' mean.  Each world's values are kept
+        in ``_rows`` (in ``actions``' order) for ``_significant``."""
         legal = list(observation.legal) if actions is None else actions
         self._rows = []
         self._weights = []
@@ -215,9 +220,6 @@ class FamilySearchBot:
         seat = observation.seat
         others = max(1, observation.players - 1)
         worlds = FamilyWorlds(observation, self.surprise, self.trust)
-        match = MatchValue(observation) if self.match_odds else None
-        if match is not None and not match.active:
-            match = None
         players = [HeuristicBot(seed=s) for s in range(observation.players)]
         totals = dict.fromkeys(legal, 0.0)
         weights = 0.0

@@ -146,35 +146,31 @@ def odds_for(rules: Rules) -> MatchOdds | None:
     return _CACHE[rules]
 
 
+def match_value(observation: Observation) -> MatchValue | None:
+    """The value of finished worlds for this decision, or None where the deal's points decide
+    instead: a deal on its own, a tie-break deal, or rules these odds do not model."""
+    if observation.totals is None or observation.counting_seats is not None:
+        return None
+    odds = odds_for(observation.rules)
+    return None if odds is None else MatchValue(observation, odds)
+
+
 class MatchValue:
     """What a finished world is worth to the seat: its share of the match from the totals
     the deal leaves, remembered per totals within one decision."""
 
-    def __init__(self, observation: Observation) -> None:
+    def __init__(self, observation: Observation, odds: MatchOdds) -> None:
         self.seat = observation.seat
-        self.odds: MatchOdds | None = None
-        totals = observation.totals
-        if totals is None or observation.counting_seats is not None:
-            return  # a deal on its own, or a tie-break deal: points decide
-        odds = odds_for(observation.rules)
-        if odds is None:
-            return
         self.odds = odds
-        self.before = [t.tenths for t in totals]
+        self.before = [t.tenths for t in observation.totals or ()]
         number = observation.deal_number or 1
         self.deals_left = odds.number - number if odds.kind == "deals" else 0
         self.dealer = (observation.dealer + 1) % observation.players
         self._seen: dict[tuple[int, ...], float] = {}
         self._instant = observation.rules.shape.wins_at_once
 
-    @property
-    def active(self) -> bool:
-        """Whether the match decides the value (else the deal's points do)."""
-        return self.odds is not None
-
     def __call__(self, deal: Deal) -> float:
         """The seat's share of the match after the finished ``deal`` (0 to 1)."""
-        assert self.odds is not None
         if self._instant is not None:
             winner = self._instant(deal)
             if winner is not None:
