@@ -18,8 +18,10 @@ import pytest
 from callbreak import Rules
 from callbreak.bots import HeuristicBot, make_bot
 from callbreak.bots.family_search import FamilySearchBot, finish
+from callbreak.bots.heuristic import shortlist
 from callbreak.bots.search.family import FamilyWorlds
-from callbreak.engine import Deal
+from callbreak.decks import ROOK_COLOURS, ROOK_DECK
+from callbreak.engine import Deal, Observation
 from callbreak.engine.observation import observe
 
 SEATINGS = [
@@ -187,6 +189,47 @@ def test_an_auction_weighs_the_bids_nearest_the_heuristics_and_passing() -> None
     assert len(searched) == 5 and "pass" in bot.values
     guess = HeuristicBot(seed=0).act(observation)
     assert guess in bot.values
+
+
+def _call_partner_decisions(phase: str, deals: int) -> list[Observation]:
+    """The observations of every ``phase`` decision in ``deals`` heuristic deals."""
+    rules = Rules.preset("rook-call-partner")
+    bots = [HeuristicBot(seed=s) for s in range(4)]
+    found = []
+    for seed in range(deals):
+        deal = Deal(rules, seed=seed, dealer=seed % 4)
+        while deal.to_act is not None and deal.phase != "play":
+            observation = deal.observation(deal.to_act)
+            if observation.phase == phase:
+                found.append(observation)
+            deal.act(bots[deal.to_act].act(observation))
+    return found
+
+
+@pytest.mark.parametrize("phase", ["discard", "partner"])
+def test_the_nest_and_the_partner_card_weigh_the_heuristics_shortlist(phase: str) -> None:
+    """Call Partner's discards (14 to 18 cards) and partner card (any of 52) weigh the
+    heuristic's four best actions, its own choice first, so that each is played out in
+    the worlds a budget allows instead of none."""
+    observations = _call_partner_decisions(phase, 12)
+    assert len(observations) >= 12
+    for observation in observations:
+        listed = shortlist(observation, 4)
+        assert listed is not None and len(listed) == 4 == len(set(listed))
+        assert listed[0] == HeuristicBot(seed=0).act(observation)
+        assert set(listed) <= set(observation.legal)
+    bot = FamilySearchBot(seed=0, worlds=2, deterministic=1)
+    bot.act(observations[0])
+    assert list(bot.values) == shortlist(observations[0], 4)
+    hand = observations[0].hand_mask
+    if phase == "partner":  # it calls cards it lacks: a held card would play alone
+        deck = ROOK_DECK.with_rook_in(ROOK_COLOURS.index(observations[0].trump or "R"))
+        assert not any(hand >> deck.inputs[name] & 1 for name in bot.values)
+
+
+def test_the_other_policies_rank_nothing() -> None:
+    deal = Deal(Rules.preset("donut"), seed=1, dealer=0)
+    assert shortlist(deal.observation(deal.to_act or 0), 4) is None
 
 
 def test_worlds_the_others_decisions_do_not_fit_weigh_less() -> None:

@@ -28,7 +28,7 @@ import random
 import time
 from typing import Any
 
-from callbreak.bots.heuristic import HeuristicBot
+from callbreak.bots.heuristic import HeuristicBot, shortlist
 from callbreak.bots.search.family import FamilyWorlds
 from callbreak.bots.search.odds import MatchValue, match_value
 from callbreak.engine import Action, Deal, Observation
@@ -71,6 +71,11 @@ _OVERSAMPLE = 4
 
 _BIDS = 5
 """Bids weighed at one decision of an auction: those nearest the heuristic's own."""
+
+_SHORTLIST = 4
+"""Actions weighed where the policy ranks many (``heuristic.shortlist``): Call Partner's
+18 cards to lay away and 52 to call cost 4 ms a playout each, so that weighing them all
+left the heuristic's choice standing for want of even one world."""
 
 
 def _candidates(legal: list[Any], guess: Action) -> list[Any]:
@@ -148,7 +153,7 @@ class FamilySearchBot:
         fallback = self._heuristic.act(observation)
         if len(legal) <= 1:
             return fallback
-        actions = _candidates(legal, fallback)
+        actions = shortlist(observation, _SHORTLIST) or _candidates(legal, fallback)
         actions.sort(key=lambda a: a != fallback)  # the heuristic's first: see ``evaluate``
         values = self.evaluate(observation, deadline, actions, match)
         if values is None:

@@ -182,6 +182,15 @@ def can_duck_everything(hand: int, trump: int) -> bool:
     return True
 
 
+def shortlist(observation: Observation, size: int) -> list[Action] | None:
+    """The ``size`` actions the heuristic rates best, its own choice first, where the
+    policy of the game ranks more actions than a search can weigh in a table's budget
+    (Call Partner's discards and partner card); None where it has no such ranking."""
+    if observation.rules.shape.policy == "point-auction":
+        return rook.shortlist(observation, size)
+    return None
+
+
 def _family_policy(policy: str) -> Callable[[HeuristicBot, Observation], Action]:
     """The policy a game's record names (``Game.policy``), for the games that are not
     played by calls; the call games' own policy is the class above.  The family's

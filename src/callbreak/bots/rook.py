@@ -156,6 +156,12 @@ def discard(observation: Observation) -> str:
     The trump meant is chosen from the whole 18-card hand, so each of the five calls
     aims at the same trump however many cards are gone already.
     """
+    return _discards(observation)[0]
+
+
+def _discards(observation: Observation) -> list[str]:
+    """The cards ``discard`` may lay away, the one it lays away first, then the others
+    from the least worth keeping to the most."""
     hand = observation.hand_mask
     trump = best_trump(_whole_hand(observation))
     side = [c for c in cards_of(hand) if c != ROOK_FREE and colour(c) != trump]
@@ -170,12 +176,18 @@ def discard(observation: Observation) -> str:
         return value
 
     pool = side or [c for c in cards_of(hand) if c != ROOK_FREE] or cards_of(hand)
-    return ROOK_DECK.names[min(pool, key=keep)]
+    return [ROOK_DECK.names[c] for c in sorted(pool, key=keep)]
 
 
 def partner_call(observation: Observation) -> str:
     """The best trump it lacks (the 1, else the 14, else the 13), else a side colour's 1
     it lacks, else the best trump anyone else holds: the partner then holds a winner."""
+    return _partner_calls(observation)[0]
+
+
+def _partner_calls(observation: Observation) -> list[str]:
+    """The cards ``partner_call`` may call, in its order of preference: the cards it
+    wants that it lacks, then any card it lacks, then the rest."""
     deck = _deck(observation)
     hand = observation.hand_mask
     callable_ = set(observation.legal)
@@ -184,12 +196,27 @@ def partner_call(observation: Observation) -> str:
     wanted = [base + s for s in (ONE, FOURTEEN, THIRTEEN)]
     wanted += [c * ROOK_STRIDE + ONE for c in range(4) if c != trump]
     wanted += [base + s for s in range(TWELVE, -1, -1)]
+    calls: list[str] = []
     for card in wanted:
         name = deck.names.get(card)
         if name is not None and name in callable_ and not hand >> card & 1:
-            return name
-    others = [name for name in observation.legal if not hand >> deck.inputs[name] & 1]
-    return str((others or observation.legal)[0])
+            calls.append(name)
+    lacked = [name for name in observation.legal if not hand >> deck.inputs[name] & 1]
+    for name in [*lacked, *observation.legal]:
+        if name not in calls:
+            calls.append(str(name))
+    return calls
+
+
+def shortlist(observation: Observation, size: int) -> list[Action] | None:
+    """The ``size`` actions this policy rates best, its own choice first, in the phases
+    that offer more than a search can weigh in a table's budget (the nest's discards: 14
+    to 18 cards; the partner card: any card but the Rook); None in the others."""
+    if observation.phase == "discard":
+        return list(_discards(observation)[:size])
+    if observation.phase == "partner":
+        return list(_partner_calls(observation)[:size])
+    return None
 
 
 # ---------------------------------------------------------------- play
