@@ -36,6 +36,7 @@ OLD_DEFAULTS: dict[str, Any] = {
     "call_model": 0.0,  # added with the learned call model: off, as before
     "read_play": False,  # added with the family search's reading of the play: off
     "match_odds": True,  # added with the family search's match value: on, measured
+    "shortlist": True,  # added with the heuristic's shortlist of discards and partner cards
 }
 
 
@@ -43,7 +44,7 @@ def test_the_defaults_are_the_measured_ones() -> None:
     config = ExpertConfig()
     assert dataclasses.asdict(config) == OLD_DEFAULTS
     assert PRESETS["expert"] == config
-    assert len(dataclasses.fields(ExpertConfig)) == 18
+    assert len(dataclasses.fields(ExpertConfig)) == 19
 
 
 def test_the_config_is_frozen_and_replace_checks_again() -> None:

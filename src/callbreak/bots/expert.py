@@ -248,6 +248,7 @@ class ExpertBot:
             surprise=config.surprise if config.read_play else 1.0,
             trust=config.trust,
             match_odds=config.match_odds,
+            shortlist=config.shortlist,
         )
         """The search of the games past the call games (``Game.policy`` other than theirs)."""
 

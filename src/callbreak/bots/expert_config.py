@@ -81,6 +81,10 @@ class ExpertConfig:
     """1: in those games, inside a match, a world is worth the seat's share of the match from
     the totals the deal leaves (``bots.search.odds``); 0: its points for the deal, as on a
     deal played alone.  Kept as a bool."""
+    shortlist: int = 1
+    """1: where the heuristic ranks more actions than a search can weigh in the budget (Call
+    Partner's discards and partner card), the search weighs its four best
+    (``heuristic.shortlist``); 0: all of them.  Kept as a bool."""
 
     def __post_init__(self) -> None:
         if self.budget_ms <= 0:
@@ -114,6 +118,7 @@ class ExpertConfig:
         set_field(self, "models_in_calls", bool(self.models_in_calls))
         set_field(self, "read_play", bool(self.read_play))
         set_field(self, "match_odds", bool(self.match_odds))
+        set_field(self, "shortlist", bool(self.shortlist))
         set_field(self, "trust", self.trust or None)
 
     @property
@@ -166,6 +171,7 @@ V1: dict[str, Any] = {
     "call_model": 0.0,
     "read_play": 0,
     "match_odds": 0,
+    "shortlist": 0,
 }
 """The expert of 2026-11-25, every field written out (the ``expert-v1`` bot of the ladder):
 a later change of a default cannot move it, and a new field must be pinned here to the

@@ -107,6 +107,7 @@ class FamilySearchBot:
         margin: float = 1.0,
         trust: float | None = None,
         match_odds: int = 1,
+        shortlist: int = 1,
     ) -> None:
         """``worlds``: the worlds played out with ``deterministic=1`` (the clock decides
         otherwise); ``rivalry``: weight of the others' mean points; ``surprise`` and
@@ -114,7 +115,8 @@ class FamilySearchBot:
         ``margin``: standard errors by which the worlds must prefer an action to the
         heuristic's before it is played (``_significant``; 0: the best); ``match_odds`` 1: in
         a match, a world is worth the seat's share of the match from the totals it leaves
-        (``search.odds``), 0: its points for the deal whatever the match."""
+        (``search.odds``), 0: its points for the deal whatever the match; ``shortlist`` 1: where
+        the heuristic ranks many actions, only its ``_SHORTLIST`` best are weighed."""
         if budget_ms <= 0:
             raise ValueError("budget_ms must be positive")
         if worlds < 1:
@@ -130,6 +132,7 @@ class FamilySearchBot:
         self.trust = trust or None
         self.margin = margin
         self.match_odds = bool(match_odds)
+        self.shortlist = bool(shortlist)
         self._rows: list[list[float]] = []
         self._weights: list[float] = []
         self.deterministic = bool(deterministic)
@@ -153,7 +156,8 @@ class FamilySearchBot:
         fallback = self._heuristic.act(observation)
         if len(legal) <= 1:
             return fallback
-        actions = shortlist(observation, _SHORTLIST) or _candidates(legal, fallback)
+        short = shortlist(observation, _SHORTLIST) if self.shortlist else None
+        actions = short or _candidates(legal, fallback)
         actions.sort(key=lambda a: a != fallback)  # the heuristic's first: see ``evaluate``
         values = self.evaluate(observation, deadline, actions, match)
         if values is None:
