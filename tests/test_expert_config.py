@@ -36,7 +36,7 @@ OLD_DEFAULTS: dict[str, Any] = {
     "call_model": 0.0,  # added with the learned call model: off, as before
     "read_play": False,  # added with the family search's reading of the play: off
     "match_odds": True,  # added with the family search's match value: on, measured
-    "shortlist": True,  # added with the heuristic's shortlist of discards and partner cards
+    "shortlist": False,  # added with the heuristic's shortlist of discards and partner cards: off
 }
 
 

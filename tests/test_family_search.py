@@ -218,7 +218,7 @@ def test_the_nest_and_the_partner_card_weigh_the_heuristics_shortlist(phase: str
         assert listed is not None and len(listed) == 4 == len(set(listed))
         assert listed[0] == HeuristicBot(seed=0).act(observation)
         assert set(listed) <= set(observation.legal)
-    bot = FamilySearchBot(seed=0, worlds=2, deterministic=1)
+    bot = FamilySearchBot(seed=0, worlds=2, deterministic=1, shortlist=1)
     bot.act(observations[0])
     assert list(bot.values) == shortlist(observations[0], 4)
     hand = observations[0].hand_mask

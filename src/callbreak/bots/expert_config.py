@@ -81,10 +81,11 @@ class ExpertConfig:
     """1: in those games, inside a match, a world is worth the seat's share of the match from
     the totals the deal leaves (``bots.search.odds``); 0: its points for the deal, as on a
     deal played alone.  Kept as a bool."""
-    shortlist: int = 1
+    shortlist: int = 0
     """1: where the heuristic ranks more actions than a search can weigh in the budget (Call
     Partner's discards and partner card), the search weighs its four best
-    (``heuristic.shortlist``); 0: all of them.  Kept as a bool."""
+    (``heuristic.shortlist``); 0: all of them.  Off: fewer fallbacks, but fewer points and
+    matches on two seeds (docs/expert-experiments.md).  Kept as a bool."""
 
     def __post_init__(self) -> None:
         if self.budget_ms <= 0:

@@ -107,7 +107,7 @@ class FamilySearchBot:
         margin: float = 1.0,
         trust: float | None = None,
         match_odds: int = 1,
-        shortlist: int = 1,
+        shortlist: int = 0,
     ) -> None:
         """``worlds``: the worlds played out with ``deterministic=1`` (the clock decides
         otherwise); ``rivalry``: weight of the others' mean points; ``surprise`` and
