@@ -84,8 +84,9 @@ class ExpertConfig:
     shortlist: int = 0
     """1: where the heuristic ranks more actions than a search can weigh in the budget (Call
     Partner's discards and partner card), the search weighs its four best
-    (``heuristic.shortlist``); 0: all of them.  Off: fewer fallbacks, but fewer points and
-    matches on two seeds (docs/expert-experiments.md).  Kept as a bool."""
+    (``heuristic.shortlist``); 0: all of them.  Off by default: with it the fallbacks were
+    fewer, but the points and the matches won lower on two seeds
+    (docs/expert-experiments.md).  Kept as a bool."""
 
     def __post_init__(self) -> None:
         if self.budget_ms <= 0:
