@@ -1,24 +1,31 @@
-"""How much better the expert's card play would be if its beliefs were perfect.
+"""How much better the expert's play would be if its beliefs were perfect.
 
 A ceiling for the belief side of the search, measured the way the arena's
 pool measures the expert: for each pool member, the candidate in one seat and
-three of the member in the others, each deal set played in all four seat
-rotations (the arena's deals and bot seeds for the same ``--seed``).  Every
-deal set is played twice: by the expert as it is, and by the same expert
-whose card search is handed the others' true hands instead of sampled worlds
-(every world it plays out is the real one; its calls are still its own, from
-sampled worlds).  The second bot is a measuring device that breaks the
+the member in all the others, each deal set played in every seat rotation (the
+arena's deals and bot seeds for the same ``--seed``).  Every deal set is
+played twice: by the expert as it is, and by the same expert whose search is
+handed the true deal instead of sampled worlds (every world it plays out is
+the real one).  In the call games that is its card search (its calls are
+still its own, from sampled worlds); in the other games of the family
+(``--rules donut``, ``rook-call-partner``, ...) every decision of its family
+search.  The second bot is a measuring device that breaks the
 hidden-information wall on purpose and lives only in this script: no face or
 registry can seat it.
 
-Printed per member: the expert's edge (points a deal over the three others'
-mean), the open-card expert's, and the gain, paired deal set by deal set,
-with 95% intervals.  If the gain against a member is small, no belief model
-can buy much there and the rest of the gap is the play and the calls.
+Printed per member: the expert's edge (points a deal over the others' mean,
+signed so that positive is better in the countdown games too), the open-card
+expert's, and the gain, paired deal set by deal set, with 95% intervals; with
+``--whole-matches``, each deal set is a match played to its end and the share
+of matches each one won follows.  If the gain against a member is small, no
+belief model can buy much there and the rest of the gap is the play and the
+calls.
 
     python bench/open_cards.py [--rules callbreak-bhoos] [--pool default] [--deals 40]
                                [--seed 16] [--options deterministic=1,worlds=32,call_worlds=48]
-                               [--workers 2]
+                               [--players N] [--whole-matches] [--workers 2]
+    python bench/open_cards.py --rules donut --pool heuristic --options budget_ms=100 \
+                               --whole-matches --deals 40 --seed 2
 """
 
 from __future__ import annotations
@@ -44,8 +51,10 @@ from callbreak.arena.stats import mean, mean_ci
 from callbreak.bots import warm_up
 from callbreak.bots.base import parse_spec
 from callbreak.bots.expert import ExpertBot
+from callbreak.bots.family_search import FamilySearchBot
+from callbreak.bots.search.family import FamilyWorlds
 from callbreak.bots.search.world import World, world_from_observation
-from callbreak.engine import Action, Observation
+from callbreak.engine import Action, Deal, Observation
 from callbreak.rules import Rules
 
 OPTIONS = "deterministic=1,worlds=32,call_worlds=48"
@@ -65,18 +74,34 @@ class _TrueWorld:
         return numpy.array([self._hands] * count, numpy.int64), numpy.ones(count)
 
 
+class _OpenFamilySearch(FamilySearchBot):
+    """The family search whose every world is the true deal (``OpenCardsExpert.reveal``)."""
+
+    deal: Deal | None = None
+
+    def _draw(self, worlds: FamilyWorlds) -> tuple[Deal | None, float]:
+        if self.deal is None:
+            raise RuntimeError("reveal the deal before each decision")
+        return self.deal.copy(), 1.0
+
+
 class OpenCardsExpert(ExpertBot):
-    """The expert whose card search plays out the true deal: this script shows it the
-    others' hands before each of its decisions (``reveal``)."""
+    """The expert whose search plays out the true deal: this script shows it the others'
+    hands (and, for the family search, the deal) before each of its decisions
+    (``reveal``)."""
 
     name = "expert-open-cards"
 
     def __init__(self, seed: int | None = None, **options: Any) -> None:
         super().__init__(seed=seed, **options)
         self._hands: list[int] | None = None
+        family = _OpenFamilySearch.__new__(_OpenFamilySearch)
+        family.__dict__.update(vars(self._family))  # the expert's own search, every setting
+        self._family = self._open = family
 
-    def reveal(self, hands: Sequence[int]) -> None:
+    def reveal(self, hands: Sequence[int], deal: Deal | None = None) -> None:
         self._hands = list(hands)
+        self._open.deal = deal
 
     def _sampler(self, observation: Observation) -> Any:
         if self._hands is None:
@@ -84,9 +109,14 @@ class OpenCardsExpert(ExpertBot):
         return _TrueWorld(observation, self._hands)
 
 
-def _game(config: ArenaConfig, index: int, rotation: int, open_cards: bool) -> list[float]:
-    """Points by lineup entry of one rotation of deal set ``index``: the arena's game (its
-    deal, match seed and bot seeds), with the open-card expert in entry 0 if asked."""
+def _game(
+    config: ArenaConfig, index: int, rotation: int, open_cards: bool
+) -> tuple[list[float], list[float], float]:
+    """One rotation of deal set ``index`` (the arena's game: its deal, match seed and bot
+    seeds), with the open-card expert in entry 0 if asked: entry 0's points in each scored
+    deal, the other entries', and entry 0's share of the match (0 outside whole matches).
+    Points are signed so that more is better, and a seat that does not count in a deal (a
+    tie-break deal) scores 0 there, as in the arena's figures."""
     deal = deal_set(config, index)
     players = config.players
     bots = _bots(config, index, rotation)
@@ -97,70 +127,102 @@ def _game(config: ArenaConfig, index: int, rotation: int, open_cards: bool) -> l
     for bot in bots:
         warm_up(bot)
     match = deal_match(config, deal)
-    while not match.over and not match.scored_deals:
+    while not match.over and (config.whole_matches or not match.scored_deals):
         seat = match.to_act
         assert seat is not None
         bot = bots[seat]
         if isinstance(bot, OpenCardsExpert):
-            bot.reveal(match.deal.hands)
+            bot.reveal(match.deal.hands, match.deal)
         action: Action = bot.act(match.observation(seat))
         match.act(action)
-    points = match.scored_deals[-1].deal.points
-    assert points is not None
-    return [points[seat_of(entry, rotation, players)].tenths / 10 for entry in range(players)]
+    sign = -1.0 if config.rules.shape.lowest_wins else 1.0
+    mine = seat_of(0, rotation, players)
+    own: list[float] = []
+    others: list[float] = []
+    for scored in match.scored_deals if config.whole_matches else match.scored_deals[-1:]:
+        points = scored.deal.points
+        assert points is not None
+        for seat in range(players):
+            value = sign * points[seat].tenths / 10 if seat in scored.counting_seats else 0.0
+            (own if seat == mine else others).append(value)
+    winners = match.winners if config.whole_matches else ()
+    return own, others, 1 / len(winners) if mine in winners else 0.0
 
 
-def _edges(task: tuple[ArenaConfig, int]) -> tuple[float, float]:
-    """The candidate's edge on one deal set, as it is and with open cards."""
+def _edges(task: tuple[ArenaConfig, int]) -> tuple[float, float, float, float]:
+    """The candidate's edge on one deal set, as it is and with open cards, then its share
+    of the matches won in each way (0 outside whole matches)."""
     config, index = task
-    out = []
+    edges, shares = [], []
     for open_cards in (False, True):
-        own, others = [], []
+        own, others, won = [], [], []
         for rotation in range(config.players):
-            points = _game(config, index, rotation, open_cards)
-            own.append(points[0])
-            others.extend(points[1:])
-        out.append(mean(own) - mean(others))
-    return out[0], out[1]
+            mine, theirs, share = _game(config, index, rotation, open_cards)
+            own.extend(mine)
+            others.extend(theirs)
+            won.append(share)
+        edges.append(mean(own) - mean(others))
+        shares.append(mean(won))
+    return edges[0], edges[1], shares[0], shares[1]
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rules", default="callbreak-bhoos", help="preset (Call Break rules)")
+    parser.add_argument("--rules", default="callbreak-bhoos", help="preset (any game)")
+    parser.add_argument("--players", type=int, help="seats, where the preset allows several")
     parser.add_argument("--pool", default="default", help="pool name or space-separated specs")
     parser.add_argument("--deals", type=int, default=40, help="deal sets per member")
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--options", default=OPTIONS, help="the expert's options, both bots")
+    parser.add_argument(
+        "--whole-matches", action="store_true", help="each deal set a match played to its end"
+    )
     parser.add_argument("--workers", type=int, default=2, help="processes to play in")
     args = parser.parse_args(argv)
     candidate = f"expert:{args.options}" if args.options else "expert"
     try:
         rules = Rules.preset(args.rules)
-        if rules.game != "callbreak":
-            raise ValueError(f"the expert plays the Call Break rules only, not {rules.title}")
+        if args.players is not None:
+            rules = rules.replace(players=args.players)
         members = expand_pool(args.pool.split())
-        for member in members:
-            lineup([candidate, member, member, member], rules.players)
-        _measure(rules, candidate, members, args.deals, args.seed, args.workers)
+        configs = [
+            ArenaConfig(
+                rules,
+                lineup([candidate, *[member] * (rules.players - 1)], rules.players),
+                args.deals,
+                args.seed,
+                whole_matches=args.whole_matches,
+            )
+            for member in members
+        ]
+        _measure(configs, candidate, args.workers)
     except ValueError as error:
         parser.error(str(error))
 
 
-def _measure(
-    rules: Rules, candidate: str, members: Sequence[str], deals: int, seed: int, workers: int
-) -> None:
-    print(f"{rules.name}, {candidate}, {deals} deal sets per member, seed {seed}")
+def _measure(configs: Sequence[ArenaConfig], candidate: str, workers: int) -> None:
+    first = configs[0]
+    whole = first.whole_matches
+    print(
+        f"{first.rules.name} at {first.players} seats, {candidate}, {first.deals} deal sets "
+        f"per member{', each a whole match' if whole else ''}, seed {first.seed}"
+    )
     started = time.perf_counter()
-    print(f"{'three of':16} {'expert':>14} {'open cards':>14} {'gain':>14}")
+    won = f" {'won':>6} {'open won':>9}" if whole else ""
+    print(f"{'the others':16} {'expert':>14} {'open cards':>14} {'gain':>14}{won}")
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        for member in members:
-            config = ArenaConfig(rules, (candidate, member, member, member), deals, seed)
-            pairs = list(pool.map(_edges, [(config, i) for i in range(deals)]))
-            plain = mean_ci([p for p, _ in pairs])
-            shown = mean_ci([o for _, o in pairs])
-            gain = mean_ci([o - p for p, o in pairs])
-            cells = (f"{i.mean:+.2f} ± {i.half_width or 0:.2f}" for i in (plain, shown, gain))
-            print(f"{member:16}", *(f"{c:>14}" for c in cells))
+        for config in configs:
+            rows = list(pool.map(_edges, [(config, i) for i in range(config.deals)]))
+            plain = mean_ci([r[0] for r in rows])
+            shown = mean_ci([r[1] for r in rows])
+            gain = mean_ci([r[1] - r[0] for r in rows])
+            cells = [f"{i.mean:+.2f} ± {i.half_width or 0:.2f}" for i in (plain, shown, gain)]
+            if whole:
+                cells += [f"{mean([r[2] for r in rows]):.0%}", f"{mean([r[3] for r in rows]):.0%}"]
+            widths = (14, 14, 14, 6, 9)[: len(cells)]
+            print(
+                f"{config.seats[1]:16}", *(f"{c:>{w}}" for c, w in zip(cells, widths, strict=True))
+            )
             sys.stdout.flush()
     print(f"{time.perf_counter() - started:.0f} s")
 
