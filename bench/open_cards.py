@@ -86,27 +86,24 @@ class _OpenFamilySearch(FamilySearchBot):
 
 
 class OpenCardsExpert(ExpertBot):
-    """The expert whose search plays out the true deal: this script shows it the others'
-    hands (and, for the family search, the deal) before each of its decisions
-    (``reveal``)."""
+    """The expert whose search plays out the true deal: this script shows it the deal
+    before each of its decisions (``reveal``)."""
 
     name = "expert-open-cards"
 
     def __init__(self, seed: int | None = None, **options: Any) -> None:
         super().__init__(seed=seed, **options)
-        self._hands: list[int] | None = None
         family = _OpenFamilySearch.__new__(_OpenFamilySearch)
         family.__dict__.update(vars(self._family))  # the expert's own search, every setting
         self._family = self._open = family
 
-    def reveal(self, hands: Sequence[int], deal: Deal | None = None) -> None:
-        self._hands = list(hands)
+    def reveal(self, deal: Deal) -> None:
         self._open.deal = deal
 
     def _sampler(self, observation: Observation) -> Any:
-        if self._hands is None:
-            raise RuntimeError("reveal the hands before each decision")
-        return _TrueWorld(observation, self._hands)
+        if self._open.deal is None:
+            raise RuntimeError("reveal the deal before each decision")
+        return _TrueWorld(observation, self._open.deal.hands)
 
 
 def _game(
@@ -132,7 +129,7 @@ def _game(
         assert seat is not None
         bot = bots[seat]
         if isinstance(bot, OpenCardsExpert):
-            bot.reveal(match.deal.hands, match.deal)
+            bot.reveal(match.deal)
         action: Action = bot.act(match.observation(seat))
         match.act(action)
     sign = -1.0 if config.rules.shape.lowest_wins else 1.0
@@ -208,17 +205,19 @@ def _measure(configs: Sequence[ArenaConfig], candidate: str, workers: int) -> No
         f"per member{', each a whole match' if whole else ''}, seed {first.seed}"
     )
     started = time.perf_counter()
-    won = f" {'won':>6} {'open won':>9}" if whole else ""
-    print(f"{'the others':16} {'expert':>14} {'open cards':>14} {'gain':>14}{won}")
+    shares = f" {'won':>6} {'open won':>9}" if whole else ""
+    print(f"{'the others':16} {'expert':>14} {'open cards':>14} {'gain':>14}{shares}")
     with ProcessPoolExecutor(max_workers=workers) as pool:
         for config in configs:
-            rows = list(pool.map(_edges, [(config, i) for i in range(config.deals)]))
-            plain = mean_ci([r[0] for r in rows])
-            shown = mean_ci([r[1] for r in rows])
-            gain = mean_ci([r[1] - r[0] for r in rows])
-            cells = [f"{i.mean:+.2f} ± {i.half_width or 0:.2f}" for i in (plain, shown, gain)]
+            rows = pool.map(_edges, [(config, i) for i in range(config.deals)])
+            plain, shown, won, open_won = (list(column) for column in zip(*rows, strict=True))
+            gain = [o - p for p, o in zip(plain, shown, strict=True)]
+            cells = [
+                f"{i.mean:+.2f} ± {i.half_width or 0:.2f}"
+                for i in map(mean_ci, (plain, shown, gain))
+            ]
             if whole:
-                cells += [f"{mean([r[2] for r in rows]):.0%}", f"{mean([r[3] for r in rows]):.0%}"]
+                cells += [f"{mean(won):.0%}", f"{mean(open_won):.0%}"]
             widths = (14, 14, 14, 6, 9)[: len(cells)]
             print(
                 f"{config.seats[1]:16}", *(f"{c:>{w}}" for c, w in zip(cells, widths, strict=True))

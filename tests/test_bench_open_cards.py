@@ -47,7 +47,7 @@ def test_the_open_card_expert_searches_the_true_deal_only(bench: ModuleType) -> 
     observation = match.observation(seat)
     with pytest.raises(RuntimeError, match="reveal"):
         bot.act(observation)
-    bot.reveal(match.deal.hands)
+    bot.reveal(match.deal)
     hands, weights = bot._sampler(observation).draw_arrays(5, random.Random(0))
     assert hands.tolist() == [list(match.deal.hands)] * 5
     assert weights.tolist() == [1.0] * 5
@@ -80,7 +80,7 @@ def test_the_open_card_family_search_plays_out_the_true_deal_only(bench: ModuleT
     observation = match.observation(seat)
     with pytest.raises(RuntimeError, match="reveal"):
         bot.act(observation)
-    bot.reveal(match.deal.hands, match.deal)
+    bot.reveal(match.deal)
     world, weight = bot._family._draw(None)
     assert weight == 1.0 and world is not match.deal
     assert world.hands == match.deal.hands and world.to_act == seat
