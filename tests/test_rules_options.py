@@ -233,6 +233,19 @@ def test_match_end_deals_n_sets_match_deals() -> None:
     assert Rules.preset("callbridge").replace(match_end="deals:7").match_deals == 7
 
 
+@pytest.mark.parametrize("preset", ["spades", "horsethief"])
+def test_a_number_of_deals_survives_a_round_trip_without_match_deals(preset: str) -> None:
+    """Spades and Horsethief have match_end but no match_deals option: ``deals:1`` must not
+    come back as the default five deals from a record or a stored table."""
+    rules = Rules.preset(preset).replace(match_end="deals:1")
+    assert rules.match_deals == 1
+    assert rules.options()["match_end"] == "deals:1"
+    assert rules.changed() == {"match_end": "deals:1"}
+    again = Rules.from_dict(rules.to_dict())
+    assert again == rules
+    assert again.match_deals == 1
+
+
 def test_unknown_option_lists_the_options() -> None:
     with pytest.raises(ValueError) as error:
         Rules.preset("callbreak").replace(must_overtrump=True)

@@ -494,13 +494,21 @@ class Rules:
         return dataclasses.replace(self, **changes)
 
     def options(self) -> dict[str, Any]:
-        """Every option of this game with its value, by canonical name."""
-        return {name: getattr(self, name) for name in self.shape.options}
+        """Every option of this game with its value, by canonical name.
+
+        Where the game has ``match_end`` but no ``match_deals`` option (Spades, Horsethief),
+        a match of a number of deals is written ``deals:N``: the count would otherwise be
+        lost on the way through a record or a table's stored rules."""
+        out = {name: getattr(self, name) for name in self.shape.options}
+        if out.get("match_end") == "deals" and "match_deals" not in out:
+            out["match_end"] = f"deals:{self.match_deals}"
+        return out
 
     def changed(self) -> dict[str, Any]:
         """The options that differ from this preset's own values."""
         base = Rules.preset(self.name) if self.name in PRESETS else Rules(game=self.game)
-        return {k: v for k, v in self.options().items() if getattr(base, k) != v}
+        own = base.options()
+        return {k: v for k, v in self.options().items() if own[k] != v}
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict: the preset name and every option (points as numbers)."""
