@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
+from callbreak.engine import IllegalAction
 from callbreak.rules import Rules
 from callbreak.server.store import SeatRow, TableRow
 from callbreak.server.table import LiveTable
 
 
-def _table() -> LiveTable:
-    rules = Rules.preset("callbreak")
+def _table(preset: str = "callbreak") -> LiveTable:
+    rules = Rules.preset(preset)
     seats = [SeatRow(s, f"p{s}", "human", None) for s in range(4)]
     row = TableRow(
         "ABCDEF", "playing", rules.to_dict(), 7, "medium", 0, 30.0, time.time(), None, None, seats
@@ -33,3 +36,23 @@ def test_people_who_keep_calling_too_few_never_lock_their_table() -> None:
             calls += 1
     assert table.match.deal.phase in ("call", "misdeal")
     assert not table.match.over
+
+
+def test_a_card_number_the_rook_deck_skips_is_refused_not_a_crash() -> None:
+    # The Rook deck numbers its cards with gaps (9 is no card); a client sending such a number
+    # must get the engine's refusal, and one sending a real card's number its name in the log.
+    table = _table("rook-call-partner")
+    deal = table.match.deal
+    while deal.phase != "play":
+        seat = table.match.to_act
+        assert seat is not None
+        table.apply(seat, deal.legal()[-1 if deal.phase == "auction" else 0], "human")
+    seat = table.match.to_act
+    assert seat is not None
+    numbers = set(deal.deck.names)
+    gap = next(n for n in range(max(numbers)) if n not in numbers)
+    with pytest.raises(IllegalAction):
+        table.apply(seat, gap, "human")
+    card = deal.legal()[0]
+    number = next(n for n, name in deal.deck.names.items() if name == card)
+    assert table.apply(seat, number, "human") == card

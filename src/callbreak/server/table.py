@@ -23,13 +23,16 @@ from typing import Any
 from callbreak.bots import Bot, make_bot
 from callbreak.engine import IllegalAction, Match
 from callbreak.engine.deal import Deal
-from callbreak.faces import deal_result, summary_cell
+from callbreak.faces import CARD_PHASES, deal_result, summary_cell
 from callbreak.points import Points
 from callbreak.record import match_record
 from callbreak.record.fair import SCHEME, commitment, fair_record
 from callbreak.review import reviewable
 from callbreak.rules import Rules
 from callbreak.server.store import SeatRow, TableRow
+
+_CARD_ANSWERS = CARD_PHASES | {"partner"}
+"""Phases answered with a card (the partner call names one that is not in the hand)."""
 
 SECRET_PHASES = frozenset({"discard", "exchange"})
 """Phases whose actions are cards thrown face down: only the seat that threw one may see it
@@ -135,8 +138,9 @@ class LiveTable:
         """
         deal = self.match.deal
         deck = deal.deck
+        cards = deal.phase in _CARD_ANSWERS
         if isinstance(action, str) and action not in deal.legal():
-            if action.strip().isdecimal() and deal.phase != "play":
+            if action.strip().isdecimal() and not cards:
                 return int(action)  # a call or bid as " 5" or "05": logged as 5
             try:
                 return deck.names[deck.parse(action)]
@@ -144,9 +148,9 @@ class LiveTable:
                 if deal.phase == "play":
                     raise IllegalAction(str(error), "card") from None
         is_index = isinstance(action, int) and not isinstance(action, bool)
-        if is_index and deal.phase == "play" and 0 <= action < len(deck.names):
+        if is_index and cards and action in deck.names:
             return deck.names[action]  # a card by its index: logged by its name
-        return action
+        return action  # the Rook deck's numbering has gaps: the engine names the fault
 
     def apply(self, seat: int, action: Any, actor: str) -> Any:
         """Apply ``seat``'s action through the engine (IllegalAction changes nothing).
