@@ -104,6 +104,11 @@ def contribution(value: object) -> bytes | None:
         raise ProtocolError("bad_message", str(error)) from None
 
 
+_LONGEST_WORD = 16
+"""Characters an action given as a string may have: the longest any game offers is Spades'
+``"blind nil"``; a card is at most three (``10H``)."""
+
+
 def parse(text: str, max_bytes: int) -> Message:
     """One client message, checked; a ProtocolError says what is wrong with it."""
     if len(text) > max_bytes or len(text.encode()) > max_bytes:
@@ -126,8 +131,12 @@ def parse(text: str, max_bytes: int) -> Message:
             raise ProtocolError("bad_message", "act: seq must be the state's sequence number")
         action = data.get("action")
         if isinstance(action, str):
-            if not 0 < len(action) <= 8:
-                raise ProtocolError("bad_message", "act: a card is written like AS or 10H")
+            if not 0 < len(action) <= _LONGEST_WORD:
+                raise ProtocolError(
+                    "bad_message",
+                    "act: an action is a card like AS or 10H, a number, or one of the words "
+                    "the state offers (pass, in, blind nil, ...)",
+                )
         elif not isinstance(action, (int, bool)) or abs(action) > 1000:
             raise ProtocolError("bad_message", "act: action must be a call, a card or true/false")
         return Act(seq, action)
