@@ -89,6 +89,27 @@ def test_the_search_answers_every_decision_legally(preset: str, players: int) ->
     assert searched > 0
 
 
+def test_a_seat_that_has_not_looked_draws_its_own_cards_too() -> None:
+    """Spades' blind nil is decided before the seat sees its hand: the worlds deal it a hand
+    of its own (it once asked for a hand of 0 cards and fell back to the first legal action,
+    blind nil, at every such decision)."""
+    rules = Rules.preset("spades").replace(blind_nil=True)
+    deal = Deal(rules, seed=3, dealer=0)
+    observation = deal.observation(deal.to_act or 0)
+    assert observation.legal == ("blind nil", "look") and not observation.hand
+    worlds = FamilyWorlds(observation)
+    rng = random.Random(1)
+    drawn = [worlds.draw(rng) for _ in range(4)]
+    hands = set()
+    for world in drawn:
+        assert world is not None and observe(world, observation.seat) == observation
+        hands.add(world.hands[observation.seat])
+    assert len(hands) > 1
+    bot = FamilySearchBot(seed=2, worlds=8, deterministic=1)
+    assert bot.act(observation) == "look"
+    assert bot.fell_back is None and set(bot.values) == {"blind nil", "look"}
+
+
 def test_hidden_cards_stay_hidden_and_vary() -> None:
     """Another declarer's discards in Call Partner are secret: the worlds lay away different
     cards, never ones that the seat's observation rules out."""

@@ -142,7 +142,9 @@ class FamilyWorlds:
                     self.voids[who].add(led)
         self.exchanged = {s: k for s, k in observation.exchanges}
         self.mine = self._own_dealt()
-        self.hand_size = len(self.mine[0])
+        self.blind = not any(self.mine)
+        """The seat has not looked at its cards (Spades' blind nil): its own are drawn too."""
+        self.hand_size = observation.hand_size or len(self.mine[0])
         """Cards dealt to each seat this deal (a match's schedule may change it: Oh Hell)."""
         self.slots = _slots(observation, deck, self.hand_size)
         self.context = Context(
@@ -218,7 +220,7 @@ class FamilyWorlds:
             upcard = self._card(obs.upcard)
             put(slots.upcard, upcard)
         dealt, drew = self.mine
-        own = [p for p in slots.hands[self.seat]]
+        own = [] if self.blind else slots.hands[self.seat]
         if slots.upcard is not None and obs.upcard is not None and upcard in dealt:
             dealt = [c for c in dealt if c != upcard]  # the dealer's own face-up card
         if len(dealt) != len(own):
@@ -234,7 +236,7 @@ class FamilyWorlds:
         # The others: the cards they played first, then the unseen cards at random.
         free: dict[int, list[int]] = {}
         for s, positions in slots.hands.items():
-            if s == self.seat:
+            if s == self.seat and not self.blind:
                 continue
             spare = [p for p in positions if order[p] is None]
             rng.shuffle(spare)
