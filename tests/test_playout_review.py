@@ -32,7 +32,11 @@ GAMES = [
     ("donut", 6),
     ("horsethief", 3),
     ("oh-hell", 4),
+    ("spades", 4),
+    ("judgement", 5),
 ]
+"""Spades and Judgement were once handed to the exact solver, which scores a seat by Call
+Break's rules and plays four seats of 13 cards: their reviews must be playouts too."""
 
 
 def _rules(name: str, players: int) -> Rules:
@@ -93,6 +97,22 @@ def test_a_poor_choice_is_found_and_costed(name: str, players: int) -> None:
     assert document["method"] == METHOD
     assert METHOD in document["call"]["text"]
     assert all("kind" in line and line["text"] for line in document["decisions"])
+
+
+def test_every_deal_of_a_changing_hand_size_is_reviewed() -> None:
+    """Judgement's second deal has a card fewer a hand than its first."""
+    rules = _rules("judgement", 4)
+    match = Match(rules, 3)
+    bots = [HeuristicBot(seed=s) for s in range(rules.players)]
+    while len(played_deals(match)) < 2:
+        actor = match.to_act
+        assert actor is not None
+        match.act(bots[actor].act(match.observation(actor)))
+    number, second = played_deals(match)[1]
+    assert second.hand_size < played_deals(match)[0][1].hand_size
+    review = Analyst(solver=Solver(compiled=False), expert=None).deal(second, 1, number)
+    assert review.method == METHOD and review.call.scored == second.points[1]  # type: ignore[index]
+    assert len(review.decisions) == second.hand_size + 1  # the bid and every card
 
 
 def test_every_kind_of_decision_is_valued() -> None:

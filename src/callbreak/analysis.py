@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
+from callbreak.bots.expert import compiled_search_plays
 from callbreak.bots.search.solver import NodeLimitExceeded, Solver
 from callbreak.bots.search.world import World
 from callbreak.cards import CARD_NAMES, RANK_COUNT
@@ -70,9 +71,11 @@ DEFAULT_EXPERT = "expert:deterministic=1,worlds=32,call_worlds=32"
 
 def solved(rules: Rules) -> bool:
     """Whether the exact solver values ``rules``' deals (else playouts do:
-    ``callbreak.playout_review``): a call game whose deal is its hands alone (Oh Hell's
-    face-up trump card and short hands are not the solver's deal)."""
-    return rules.shape.calls and dealing_of(rules) is deal_round
+    ``callbreak.playout_review``): a call game of four seats each for itself, scored by its
+    own call (``Rules.score``), whose deal is its whole hands (not Spades' sides, not Oh
+    Hell's or Judgement's changing hands and exact bids): the deals the compiled search
+    models."""
+    return compiled_search_plays(rules) and dealing_of(rules) is deal_round
 
 
 def check_analysable(rules: Rules) -> None:
