@@ -173,6 +173,20 @@ def test_lineup_takes_one_seat_for_all_or_exactly_four() -> None:
         lineup(["http://127.0.0.1:9"], 4, rules=donut)
 
 
+@pytest.mark.parametrize(
+    ("preset", "named"),
+    [("callbridge", "calls 2..12"), ("batak-koz-maca", "must_trump=always")],
+)
+def test_a_remote_seat_is_refused_rules_of_play_its_protocol_does_not_follow(
+    preset: str, named: str
+) -> None:
+    # The tournament's bots call 1 to 8 and play by its rules of the card: under Call Bridge
+    # or Koz Maça their answers were counted illegal, deal after deal, instead of refused.
+    with pytest.raises(ArenaError, match="--rules callbreak-bhoos") as error:
+        lineup(["http://127.0.0.1:9"], 4, rules=Rules.preset(preset))
+    assert named in str(error.value)
+
+
 def test_heuristic_beats_random_on_duplicate_deals() -> None:
     summary = summarize(run_arena(_config(100), workers=1))
     heuristic, random_ = summary.bots

@@ -127,10 +127,7 @@ def lineup(seats: Sequence[str], players: int, *, rules: Rules | None = None) ->
             raise ArenaError(f"seat {spec!r}: {error}") from None
         if rules is None:
             continue
-        if remote.is_remote(spec):
-            why = None if rules.shape.bhoos else "the Bhoos protocol is Call Break's only"
-        else:
-            why = refusal(spec, rules)
+        why = remote.protocol_refusal(rules) if remote.is_remote(spec) else refusal(spec, rules)
         if why is not None:
             raise ArenaError(f"seat {spec!r} cannot play {rules.title}: {why}")
     for spec in dict.fromkeys(s for s in specs if remote.is_remote(s)):

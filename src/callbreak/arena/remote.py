@@ -40,6 +40,7 @@ from callbreak.arena.errors import ArenaError, SeatFault
 from callbreak.bots.base import parse_spec
 from callbreak.cards import CARD_NAMES, bhoos_name, parse_card
 from callbreak.engine import Action, Observation
+from callbreak.rules import Rules, option_text
 
 if TYPE_CHECKING:
     import httpx
@@ -48,6 +49,44 @@ DEFAULT_BUDGET_MS = 1500
 DEFAULT_GRACE_MS = 200
 DEFAULT_WAIT_S = 5.0
 _OPTIONS = {"budget_ms", "grace_ms", "wait_s"}
+
+
+_PROTOCOL_RULES = "callbreak-bhoos"
+"""The preset the tournament's bots play by; a remote seat assumes its rules of play."""
+_PLAY_RULES = (
+    "must_overtake",
+    "must_trump",
+    "no_waste_trump",
+    "no_spade_lead_first_trick",
+    "spades_broken",
+)
+"""Options that change which card is legal: a remote bot follows the tournament's."""
+
+
+def protocol_refusal(rules: Rules) -> str | None:
+    """Why a bot spoken to over the protocol cannot play ``rules`` (None: it can).
+
+    The protocol carries no rules: the tournament's bots call 1 to 8 and play by its rules of
+    the card, so any other rule of play, or a call range that refuses one of their calls,
+    would only count their answers as illegal (Call Bridge's calls from 2, Koz Maça's
+    trumping)."""
+    if not rules.shape.bhoos:
+        return "the Bhoos protocol is Call Break's only"
+    theirs = Rules.preset(_PROTOCOL_RULES)
+    changed = [
+        f"{name}={option_text(getattr(rules, name))}"
+        for name in _PLAY_RULES
+        if getattr(rules, name) != getattr(theirs, name)
+    ]
+    if rules.min_call > theirs.min_call or rules.max_call < theirs.max_call:
+        changed.append(f"calls {rules.min_call}..{rules.max_call}")
+    if changed:
+        return (
+            f"its bots play by the {_PROTOCOL_RULES} rules of the card and calls "
+            f"{theirs.min_call}..{theirs.max_call}, not {', '.join(changed)}: "
+            f"play them under --rules {_PROTOCOL_RULES}"
+        )
+    return None
 
 
 class RemoteSeatDown(ArenaError):
