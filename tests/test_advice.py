@@ -226,3 +226,49 @@ def test_snarples_settle_weighs_the_end_of_the_game() -> None:
     assert "you stay at 16" in explain(view, "give")
     ahead = dataclasses.replace(view, totals=(Points.whole(4), Points.whole(9), Points.whole(12)))
     assert explain(ahead, "take") == "−5 takes you to −1: at or below 0 and lowest, you win"
+
+
+NEED = re.compile(r"you still need (\d+)")
+
+
+@pytest.mark.parametrize("preset", ["spades", "oh-hell", "judgement"])
+def test_the_other_call_games_are_told_their_own_stakes(preset: str) -> None:
+    """Spades counts a side's bids and tricks together and an overtrick is a bag; Oh Hell's
+    bid is exact; their trump is not always spades.  Call Break's words ("worth only 0.1",
+    "a low spade goes") once explained their cards."""
+    rules = Rules.preset(preset)
+    sides = rules.shape.partnerships
+    needs = 0
+    for seed in range(6):
+        for view in positions(rules, seed, 2):
+            if view.phase != "play" or len(view.legal) < 2:
+                continue
+            side = next((s for s in sides if view.seat in s), (view.seat,))
+            for card in view.legal:
+                reason = explain(view, card)
+                assert "worth only" not in reason, reason
+                if view.trump != "S":
+                    assert "spade left draws" not in reason and "low spade goes" not in reason
+                found = NEED.search(reason)
+                if found:
+                    needs += 1
+                    bid = sum(view.calls[s] or 0 for s in side)
+                    assert int(found[1]) == bid - sum(view.tricks_won[s] for s in side)
+    assert needs
+
+
+def test_an_oh_hell_bid_is_rated_with_the_deals_trump() -> None:
+    for view in positions(Rules.preset("oh-hell"), 3, 1):
+        if view.phase == "call":
+            low = min(a for a in view.legal if isinstance(a, int))
+            reason = explain(view, low)
+            assert reason.startswith("your hand rates about") and " trump" in reason
+            return
+    raise AssertionError("no bid in the first deal")
+
+
+def test_blind_nil_is_explained_before_the_cards_are_seen() -> None:
+    deal = Deal(Rules.preset("spades").replace(blind_nil=True), seed=2, dealer=0)
+    view = deal.observation(deal.to_act or 0)
+    assert view.legal == ("blind nil", "look") and not view.hand
+    assert all("not seen your cards" in explain(view, a) for a in view.legal)

@@ -100,6 +100,11 @@ class Hints:
     """What naming a trump suit (by letter) does beyond making it trump."""
     sit_out: tuple[int, int] | None = None
     """Sitting out costs ``cost`` at a score of ``at_most`` or less: ``(at_most, cost)``."""
+    call_short: str = "falling short would cost the whole call"
+    """In a call game, what a call above the hand's rating risks."""
+    call_made: str | None = None
+    """In a call game, why a trick more is unwelcome once the call is made; None: read from
+    the options (Call Break's overtrick tenths, Call Bridge's window)."""
 
 
 @dataclass(frozen=True)

@@ -204,7 +204,12 @@ GAME = register(
         ),
         policy="calls",
         swing=_swing,
-        hints=Hints(failed_bid="no bonus", trick="each trick counts against an exact bid"),
+        hints=Hints(
+            failed_bid="no bonus",
+            trick="each trick counts against an exact bid",
+            call_short="the bonus is only for exactly your bid, a trick more or less loses it",
+            call_made="your bid is made exactly, and one more trick would lose its bonus",
+        ),
         needs_context=True,
         calls=True,
         summary=summary,

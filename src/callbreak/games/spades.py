@@ -236,7 +236,11 @@ GAME = register(
         ),
         policy="calls",
         swing=_swing,
-        hints=Hints(failed_bid="−10 × the side's bid"),
+        hints=Hints(
+            failed_bid="−10 × the side's bid",
+            call_short="a side that falls short loses 10 a trick of its bid",
+            call_made="your side's bid is made, and each trick more is a bag (10 bags cost 100)",
+        ),
         needs_context=True,
         wins_at_once=mercy,
         calls=True,

@@ -49,12 +49,20 @@ def explain(observation: Observation, action: Action) -> str:
     return why(observation, action)
 
 
-# ------------------------------------------------------------------ Call Break
+# ------------------------------------------------------------------ the call games
 def _call(observation: Observation, action: Action) -> str:
-    rating = estimate_tricks(observation.hand_mask, observation.rules.trump_suit)
+    if not observation.hand:  # Spades' blind nil is offered before the cards are seen
+        if action == "look":
+            return "you have not seen your cards: look, then bid what they can make"
+        return "you have not seen your cards: a blind nil stakes twice a nil on taking no trick"
+    deck = deck_of(observation)
+    trump = trump_index(observation, deck)
+    rating = estimate_tricks(observation.hand_mask, trump)
     reason = f"your hand rates about {rating:.1f} tricks"
+    if observation.rules.trump_suit < 0:  # trump changes deal by deal (Oh Hell, Judgement)
+        reason += f" with {suit_label(deck, deck.suits[trump])} trump" if trump >= 0 else ""
     if isinstance(action, int) and action < rating - 0.5:
-        reason += "; falling short would cost the whole call"
+        reason += f"; {observation.rules.shape.hints.call_short}"
     elif isinstance(action, int) and action > rating + 0.5:
         reason += ", and played out it takes more"
     return reason
@@ -77,9 +85,30 @@ def _need_text(need: int) -> str:
     return f"you still need {need}"
 
 
+def _nil(observation: Observation) -> bool:
+    """A seat of a side that bid nil (Spades): its partner's bid is the side's."""
+    return bool(observation.rules.shape.partnerships) and not observation.calls[observation.seat]
+
+
+def _need(observation: Observation) -> int:
+    """Tricks the seat still needs for its call: its side's, where partners' bids add up
+    (a nil bidder's tricks count for the side, and it needs none itself)."""
+    seat = observation.seat
+    if _nil(observation):
+        return 0
+    sides = observation.rules.shape.partnerships
+    side = next((s for s in sides if seat in s), (seat,))
+    calls = sum(observation.calls[s] or 0 for s in side)
+    return calls - sum(observation.tricks_won[s] for s in side)
+
+
 def _made_text(observation: Observation) -> str:
     """Why an extra trick is unwelcome under the rules in force."""
     rules = observation.rules
+    if _nil(observation):
+        return "you bid nil, and a single trick breaks it"
+    if rules.shape.hints.call_made is not None:
+        return rules.shape.hints.call_made
     if rules.success_window == "at_least":
         return f"your call is made and an extra trick is worth only {rules.overtrick_points}"
     return "your call is made and one more trick could break it"
@@ -87,8 +116,7 @@ def _made_text(observation: Observation) -> str:
 
 def _explain_card(observation: Observation, card: int) -> str:
     k = read(observation)
-    call = observation.calls[k.seat] or 0
-    need = call - observation.tricks_won[k.seat]
+    need = _need(observation)
     trump = k.trump
     suit = card // RANK_COUNT
     legal = [parse_card(str(c)) for c in observation.legal]
@@ -111,7 +139,7 @@ def _explain_card(observation: Observation, card: int) -> str:
         return f"ducks: {_made_text(observation)}"
     if not any_winner:
         if suit == trump:
-            return "nothing you hold can win this trick: a low spade goes"
+            return f"nothing you hold can win this trick: a low {SUIT_NAMES[suit][:-1]} goes"
         return f"nothing you hold can win this trick: throws a low {SUIT_NAMES[suit][:-1]}"
     return f"saves your winners for later: {_need_text(need)}"
 
@@ -122,10 +150,11 @@ def _explain_lead(observation: Observation, k: Knowledge, card: int, need: int) 
     if need > 0:
         if k.is_boss(card):
             if suit == trump:
-                return f"the highest spade left draws trumps: {_need_text(need)}"
+                kind = SUIT_NAMES[suit][:-1]
+                return f"the highest {kind} left draws trumps: {_need_text(need)}"
             return f"the highest {SUIT_NAMES[suit][:-1]} left: {_need_text(need)}"
         if suit == trump:
-            return f"draws the others' spades: {_need_text(need)}"
+            return f"draws the others' trumps: {_need_text(need)}"
         length = (k.hand & SUIT_MASKS[suit]).bit_count()
         return f"a low lead from {length} {SUIT_NAMES[suit]} sets up the suit: {_need_text(need)}"
     return f"a lead that should lose: {_made_text(observation)}"
