@@ -139,7 +139,7 @@ BAD: dict[str, tuple[list[Any], list[str]]] = {
     ),
     "tie_break": (["coin", None, ""], ["extra_deal", "shared"]),
     "first_dealer": (["oldest", None, ""], ["random", "draw_low", "draw_high"]),
-    "players": (["x", None, True, 1, 9], ["2", "8"]),
+    "players": (["x", None, True], ["2", "8"]),  # a number: the game's own range (below)
     "min_bid": ([0, 201, "x", None, True], ["1", "200"]),
     "max_bid": ([0, 201, "x", None], ["1", "200"]),
     "bid_step": ([0, 51, "x", None], ["1", "50"]),
@@ -262,6 +262,13 @@ def test_seat_count_outside_the_game_is_refused(preset: str) -> None:
     for players in (3, 5):
         with pytest.raises(ValueError, match="is played by 4"):
             Rules.preset(preset).replace(players=players)
+
+
+@pytest.mark.parametrize("players", [1, 2, 9])
+def test_a_seat_count_outside_every_game_names_this_games_range(players: int) -> None:
+    # 9 was once refused with "from 2 to 8" and 2 with "3 to 8" for the same game.
+    with pytest.raises(ValueError, match="Snarples is played by 3 to 8"):
+        Rules.preset("snarples").replace(players=players)
 
 
 def test_an_option_of_another_game_is_refused_with_the_game_own_list() -> None:

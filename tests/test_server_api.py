@@ -72,6 +72,8 @@ def test_join_and_start(server: ThreadServer) -> None:
     assert joined["seat"] == 1 and joined["token"] != created["token"]
     taken = httpx.post(f"{server.http}/api/tables/{code}/join", json={"name": "C", "seat": 1})
     assert taken.status_code == 409
+    none = httpx.post(f"{server.http}/api/tables/{code}/join", json={"name": "C", "seat": 4})
+    assert none.status_code == 422 and "from 0 to 3" in none.text  # bad, not taken
     start = f"{server.http}/api/tables/{code}/start"
     guest = {"Authorization": f"Bearer {joined['token']}"}
     assert httpx.post(start, headers=guest).status_code == 403

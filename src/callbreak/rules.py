@@ -434,15 +434,15 @@ class Rules:
             try:
                 checked = option.check(value)
             except ValueError as error:
-                raise ValueError(f"{option.name}={value!r} is not allowed: {error}") from None
+                why = str(error)
+                if option.name == "players" and type(value) is int:
+                    why = self._seats_text(shape)  # the game's range, not every game's
+                raise ValueError(f"{option.name}={value!r} is not allowed: {why}") from None
             if checked != value or type(checked) is not type(value):
                 object.__setattr__(self, option.name, checked)
         low, high = shape.seats
         if not low <= self.players <= high:
-            seats = str(low) if low == high else f"{low} to {high}"
-            raise ValueError(
-                f"players={self.players!r} is not allowed: {self.title} is played by {seats}"
-            )
+            raise ValueError(f"players={self.players!r} is not allowed: {self._seats_text(shape)}")
         # The first deal's hand size; a game whose hands change deal by deal plays its
         # schedule, which is the match (match_deals is not its option).
         sizes = None if shape.schedule is None else shape.schedule(self)
@@ -463,6 +463,10 @@ class Rules:
                 f"min_bid={self.min_bid} is above max_bid={self.max_bid}: "
                 "min_bid must not exceed max_bid"
             )
+
+    def _seats_text(self, shape: Game) -> str:
+        low, high = shape.seats
+        return f"{self.title} is played by {low if low == high else f'{low} to {high}'}"
 
     @property
     def title(self) -> str:

@@ -414,7 +414,7 @@ def _add_tables(app: FastAPI, reviews: TableReviews) -> None:
                 code, body.name.strip(), body.seat, _bytes(body.contribution)
             )
         except ProtocolError as error:
-            status = {"no_table": 404, "practice": 403}.get(error.code, 409)
+            status = {"no_table": 404, "practice": 403, "no_seat": 422}.get(error.code, 409)
             raise HTTPException(status, error.message) from None
         seat_cookie(response, code, token)
         return {"code": code, "seat": seat, "token": token, "seat_url": f"/t/{code}#seat={token}"}

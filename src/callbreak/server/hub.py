@@ -372,6 +372,8 @@ class Hub:
             raise ProtocolError("practice")
         if table.status != "lobby":
             raise ProtocolError("started", "the match has started: watch it as a spectator")
+        if seat is not None and not 0 <= seat < len(table.seats):
+            raise ProtocolError("no_seat", f"seat must be from 0 to {len(table.seats) - 1}")
         open_seats = [s.seat for s in table.seats if s.kind == "open"]
         wanted = open_seats if seat is None else [seat]
         token = secrets.token_urlsafe(24)

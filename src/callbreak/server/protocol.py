@@ -42,6 +42,7 @@ ERROR_CODES = {
     "not_started": "the match has not started yet",
     "started": "the match has already started",
     "seat_taken": "every seat is taken: watch as a spectator",
+    "no_seat": "the table has no such seat",
     "practice": "a practice table, whose host chose the deals: nobody else can join it",
     "finished": "the match is over",
     "stale": "the table has moved on since the state your action answers",
