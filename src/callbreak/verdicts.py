@@ -228,7 +228,7 @@ class DealReview:
         scored = signed(self.call.scored)
         if self.called:
             return f"{name} called {self.call.call}, won {self.won}, scored {scored}"
-        return f"{name} won {self.won} tricks, scored {scored}"
+        return f"{name} won {self.won} trick{'' if self.won == 1 else 's'}, scored {scored}"
 
     @property
     def lost(self) -> Points:

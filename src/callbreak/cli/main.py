@@ -279,7 +279,8 @@ def replay(
                 state = "complete" if report.complete else "unfinished"
                 winners = ", ".join(str(w) for w in report.winners) or "-"
                 typer.echo(
-                    f"{where}: OK — {report.match.rules.name}, {report.deals} deals, {state}, "
+                    f"{where}: OK — {report.match.rules.name}, "
+                    f"{report.deals} deal{'' if report.deals == 1 else 's'}, {state}, "
                     f"totals [{totals}], winner seat(s) {winners}"
                 )
             if check is not None and not quiet:
