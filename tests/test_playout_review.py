@@ -22,7 +22,7 @@ from callbreak.bots.heuristic import HeuristicBot
 from callbreak.bots.search.solver import Solver
 from callbreak.cli.main import app
 from callbreak.engine import Deal, Match
-from callbreak.playout_review import METHOD, rebuild, value
+from callbreak.playout_review import METHOD, rebuild, review_decisions, value
 from callbreak.review import review_document, reviewable
 
 GAMES = [
@@ -147,3 +147,47 @@ def test_analyze_reviews_a_donut_selfplay_record(tmp_path: Path) -> None:
     assert document.exit_code == 0, document.output
     [first] = json.loads(document.output)["deals"]
     assert first["method"] == METHOD and first["decisions"]
+
+
+def test_from_trick_keeps_the_decisions_before_the_play_and_the_later_cards() -> None:
+    deal, _, _ = _poor_deal(_rules("batak-ihale", 4), 0)
+    every = review_decisions(deal, 0)
+    later = review_decisions(deal, 0, from_trick=4)
+    assert [d for d in every if d.kind != "play" or d.trick >= 4] == list(later)
+    assert any(d.kind != "play" for d in later) and min(d.trick for d in later if d.trick) == 4
+
+
+def test_an_arena_records_deals_are_reviewed_too(tmp_path: Path) -> None:
+    """The arena deals its deal sets from a deck of its own: the record names the shuffle seed
+    that deals it, so that the review can deal it again (it once wrote none, and the review of
+    every game but the solver's refused the record)."""
+    runner = CliRunner()
+    report = tmp_path / "report"
+    played = runner.invoke(
+        app,
+        [
+            *("arena", "--rules", "batak-ihale", "--seat", "heuristic", "--deals", "1"),
+            *("--workers", "1", "--report", str(report)),
+        ],
+    )
+    assert played.exit_code == 0, played.output
+    records = report / "records.jsonl"
+    first = json.loads(records.read_text().splitlines()[0])
+    assert first["deals"][0]["seed"] is not None
+    shown = runner.invoke(app, ["analyze", str(records), "--expert", "none"])
+    assert shown.exit_code == 0, shown.output
+    assert f"valued by {METHOD}" in shown.output and "Deal 1" in shown.output
+
+
+def test_analyze_refuses_an_unknown_second_opinion_and_a_trick_past_the_hand(
+    tmp_path: Path,
+) -> None:
+    runner = CliRunner()
+    out = tmp_path / "donut.json"
+    selfplay = ["selfplay", "--rules", "donut", "--bot", "heuristic", "--games", "1"]
+    made = runner.invoke(app, [*selfplay, "--out", str(out)])
+    assert made.exit_code == 0, made.output
+    nobot = runner.invoke(app, ["analyze", str(out), "--expert", "nobot"])
+    assert nobot.exit_code == 2 and "nobot" in nobot.output
+    late = runner.invoke(app, ["analyze", str(out), "--from-trick", "6"])
+    assert late.exit_code == 2 and "5 tricks" in late.output

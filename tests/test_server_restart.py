@@ -72,7 +72,11 @@ async def test_a_killed_server_resumes_every_table(kind: str, tmp_path: Path) ->
         server = ProcessServer(db, "--bot-delay", "0", port=server.port).start(log_file)
         async with connect(server.ws, code, token) as again:
             state = again.state
-            assert state is not None and state["seq"] == len(log)
+            assert state is not None
+            # Nothing committed before the kill is lost; a bot that was due to act may have
+            # moved since the restart, before this connection was served (on a busy machine).
+            _, _, after = load_log(db, code)
+            assert after[: len(log)] == log and len(log) <= state["seq"] <= len(after)
             if state["seq"] == before["seq"]:
                 assert state["obs"] == before["obs"]
             else:  # bots moved after our last message: the hand is the same minus nothing

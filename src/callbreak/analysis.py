@@ -242,7 +242,7 @@ class Analyst:
         if not 0 <= seat < deal.players:
             raise AnalysisError(f"seat must be from 0 to {deal.players - 1}, not {seat}")
         if not solved(rules):
-            return self._playouts(deal, seat, number, progress)
+            return self._playouts(deal, seat, number, progress, self.from_trick)
         self.warm_up()
         solver = self.solver
         assert solver is not None
@@ -302,12 +302,14 @@ class Analyst:
 
     # -------------------------------------------------------------- pieces
     @staticmethod
-    def _playouts(deal: Deal, seat: int, number: int, progress: Progress | None) -> DealReview:
+    def _playouts(
+        deal: Deal, seat: int, number: int, progress: Progress | None, from_trick: int
+    ) -> DealReview:
         """A game the solver does not model: every decision valued by playouts with the
         hands shown (``callbreak.playout_review``)."""
         from callbreak.playout_review import METHOD, outcome, review_decisions
 
-        decisions = review_decisions(deal, seat)
+        decisions = review_decisions(deal, seat, from_trick)
         if progress is not None:
             progress(Analyst.decisions(deal))
         return DealReview(

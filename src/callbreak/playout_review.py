@@ -111,8 +111,9 @@ def value(deal: Deal, seat: int, players: list[HeuristicBot]) -> Points:
     return Points(round(10 * sign * (points[seat] - rivals)))
 
 
-def review_decisions(deal: Deal, seat: int) -> tuple[PlayoutDecision, ...]:
-    """Each decision ``seat`` took in ``deal`` (played out), every alternative valued."""
+def review_decisions(deal: Deal, seat: int, from_trick: int = 1) -> tuple[PlayoutDecision, ...]:
+    """Each decision ``seat`` took in ``deal`` (played out), every alternative valued: those
+    before the play and the cards from trick ``from_trick`` on."""
     walk = rebuild(deal)
     players = [HeuristicBot(seed=s) for s in range(deal.players)]
     before = [(actor, action) for _, actor, action in deal.log]
@@ -132,7 +133,8 @@ def review_decisions(deal: Deal, seat: int) -> tuple[PlayoutDecision, ...]:
             if played >= len(cards):
                 raise AnalysisError("the deal's record ends before the deal does")
             action = walk.deck.names[cards[played]]
-        if actor == seat:
+        late = walk.phase != _PLAY or walk.trick_number + 1 >= from_trick
+        if actor == seat and late:
             decisions.append(_decision(walk, seat, action, players))
         walk.act(action)
         at += 1

@@ -193,6 +193,9 @@ class DealSet:
     number: int = 0
     """Deals of the game's schedule before this one (``schedule_deal``); 0 where deals are
     all alike."""
+    seed: int | None = None
+    """The shuffle seed that deals ``deck`` (``Deal(seed=...)`` shuffles the same way), so
+    that a record names it and the review can deal the deal again."""
 
 
 def _derived_seed(*parts: object) -> int:
@@ -224,7 +227,7 @@ def deal_set(config: ArenaConfig, index: int) -> DealSet:
         order = shuffled_deck(pack, random.Random(seed))
         deal = opening_deal(rules, order, dealer, number)
         if deal.phase != VOID:
-            return DealSet(index, dealer, tuple(deal.dealt), attempt, tuple(order), number)
+            return DealSet(index, dealer, tuple(deal.dealt), attempt, tuple(order), number, seed)
     raise ArenaError(f"deal set {index}: {MAX_REDRAWS} hands in a row were void as dealt")
 
 
@@ -379,13 +382,15 @@ def deal_match(config: ArenaConfig, deal: DealSet) -> Match:
     and dealer, its place in the game's schedule, and a seed for redeals and later deals of
     its own (not the rotation's)."""
     seed = _derived_seed("callbreak-arena-match", config.seed, deal.index)
-    return Match(
+    match = Match(
         config.game_rules,
         seed=seed,
         dealer=deal.dealer,
         decks=[deal.deck],
         deals_before=deal.number,
     )
+    match.deal.seed = deal.seed  # the deck is that seed's shuffle (replay checks it)
+    return match
 
 
 def play_game(config: ArenaConfig, deal: DealSet, rotation: int, chunk: ChunkResult) -> GameResult:

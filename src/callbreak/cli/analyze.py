@@ -1,4 +1,5 @@
-"""``callbreak analyze``: the exact solver's review of a recorded match, deal by deal.
+"""``callbreak analyze``: the review of a recorded match, deal by deal (the exact solver in the
+Call Break games, playouts with the hands shown in the others).
 
 Kept apart from ``cli/main.py`` (which only registers it) so that the
 command's imports stay lazy: the solver and numba load when the command runs,
@@ -37,31 +38,41 @@ def analyze(
         str,
         typer.Option(
             help="Bot spec for the second opinion (what it plays with only the seat's "
-            "information), or 'none'."
+            "information), or 'none'. The solver's games only."
         ),
     ] = "expert:deterministic=1,worlds=32,call_worlds=32",
     node_limit: Annotated[
         int,
-        typer.Option(min=1000, help="Solver nodes per question; past it a decision is 'unknown'."),
+        typer.Option(
+            min=1000,
+            help="Solver nodes per question; past it a decision is 'unknown'. The solver's "
+            "games only.",
+        ),
     ] = 30_000_000,
     from_trick: Annotated[
-        int, typer.Option(min=1, max=13, help="Review the cards from this trick on only.")
+        int,
+        typer.Option(
+            min=1,
+            help="Review the cards from this trick on only (the decisions before the play "
+            "are always reviewed).",
+        ),
     ] = 1,
-    threads: Annotated[int, typer.Option(min=1, max=2, help="Solver threads.")] = 2,
+    threads: Annotated[
+        int, typer.Option(min=1, max=2, help="Solver threads. The solver's games only.")
+    ] = 2,
 ) -> None:
-    """Where the points went: every decision of a seat valued by the exact solver.
+    """Where the points went: every decision of a seat valued, deal by deal.
 
-    All hands known, each legal card is valued against best defence under the scoring in force.
+    Call Break, its Bhoos preset, Call Bridge and Batak Koz Maça: the exact solver values
+    each legal card with all hands known, against best defence, under the scoring in force;
+    the call is set against the largest call makeable from the start; the expert's choice
+    with only the seat's information tells a blunder from bad luck.
 
-    Every card that lost value is shown with the better card and the cost.
+    Every other game: each decision (bids, trump, discards, exchanges, drops and the cards) is
+    valued by playouts with the hands shown, the deal finished by the heuristic.
 
-    The call is set against the largest call that was makeable from the start.
-
-    The expert's choice with only the seat's information tells a blunder from bad luck.
-
-    The solver reviews Call Break, its Bhoos preset, Call Bridge and Batak Koz Maça; every
-    other game's decisions (bids, trump, discards, exchanges, drops and the cards) are valued by
-    playouts with the hands shown, the deal finished by the heuristic (docs/analysis.md).
+    Every decision that lost value is shown with the better one and the cost
+    (docs/analysis.md).
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
@@ -92,6 +103,13 @@ def analyze(
     if not deals:
         typer.secho(f"{record}: no deal was played out: nothing to review", fg="red", err=True)
         raise typer.Exit(1)
+    longest = max(d.hand_size for _, d in deals)
+    if from_trick > longest:
+        raise typer.BadParameter(
+            f"the deals have {longest} tricks at most", param_hint="--from-trick"
+        )
+    if expert != "none":
+        _check_bot(expert)
 
     analyst = Analyst(
         node_limit=node_limit,
@@ -104,18 +122,29 @@ def analyze(
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
     with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as bar:
         task = bar.add_task("Compiling the solver (once)", total=total)
-        try:
-            analyst.warm_up()
-            for number, played in deals:
-                bar.update(task, description=f"Deal {number}")
+        analyst.warm_up()
+        for number, played in deals:
+            bar.update(task, description=f"Deal {number}")
+            try:
                 reviews.append(analyst.deal(played, seat, number, lambda n: bar.advance(task, n)))
-        except (AnalysisError, ValueError) as error:
-            typer.secho(f"{record}: {error}", fg="red", err=True)
-            raise typer.Exit(1) from None
+            except (AnalysisError, ValueError) as error:  # one deal: the others still count
+                typer.secho(f"{record}: deal {number} is not reviewed: {error}", fg="red", err=True)
+    if not reviews:
+        raise typer.Exit(1)
     if json_out:
         typer.echo(json.dumps(_document(record, match, rebuilt.rules.name, seat, reviews)))
         return
     _print(Console(), rebuilt.rules.title, seat, reviews, every)
+
+
+def _check_bot(spec: str) -> None:
+    """Refuse an unknown second opinion before any work, as the arena refuses a seat."""
+    from callbreak.bots import make_bot
+
+    try:
+        make_bot(spec, seed=0)
+    except ValueError as error:
+        raise typer.BadParameter(str(error), param_hint="--expert") from None
 
 
 def _document(
