@@ -249,6 +249,8 @@ def test_a_deal_of_every_game_typed_at_the_plain_table(preset: str, players: int
         }
         assert not printed, f"{preset}: the plain table printed {printed}"
         assert "result" in text and "Total" in text
+        if deal.upcard is not None:  # announced as dealt, its rank in capitals (once "t♥")
+            assert f"Face up: {face(deal.deck.names[deal.upcard])}" in text
         if "play" in phases:
             return
     pytest.fail(f"{preset}: the person never played a card in six deals")

@@ -211,7 +211,8 @@ class TerminalGame:
             self.console.print(f"Your hand: {self._hand_by_suit(obs)}")
         elif word == "legal":
             legal = obs.legal
-            shown = styled_cards([str(a) for a in legal]) if obs.phase == "play" else legal
+            words = [str(a) for a in legal]
+            shown = styled_cards(words) if obs.phase == "play" else ", ".join(words)
             self.console.print(f"Legal: {shown}")
         elif word == "score":
             self._show_scores()
@@ -263,7 +264,8 @@ class TerminalGame:
         self.console.rule(f"Deal {deal_no}{tie} — dealer: {self.names[match.dealer]}")
         obs = match.observation(self.human)
         if obs.upcard:
-            self.console.print(self._trump_text(obs).strip(" ()").capitalize())
+            text = self._trump_text(obs).strip(" ()")
+            self.console.print(text[:1].upper() + text[1:])  # a card's rank keeps its case
         if self.human not in obs.dealt_in:
             self.console.print("You are out of the game: the others play on.")
 
