@@ -23,7 +23,7 @@ from callbreak.bots.search.solver import Solver
 from callbreak.cli.main import app
 from callbreak.engine import Deal, Match
 from callbreak.playout_review import METHOD, rebuild, review_decisions, value
-from callbreak.review import review_document, reviewable
+from callbreak.review import review_document, reviewable, waiting_note
 
 GAMES = [
     ("batak-ihale", 4),
@@ -87,6 +87,7 @@ def _poor_deal(rules: Rules, seat: int) -> tuple[Deal, str, str]:
 def test_a_poor_choice_is_found_and_costed(name: str, players: int) -> None:
     rules = _rules(name, players)
     assert reviewable(rules)
+    assert waiting_note(rules, warm=False).startswith("Playouts with the hands shown")
     deal, phase, taken = _poor_deal(rules, 0)
     review = Analyst(solver=Solver(compiled=False), expert=None).deal(deal, 0, 1)
     assert review.method == METHOD and review.call.scored == deal.points[0]  # type: ignore[index]

@@ -216,6 +216,7 @@ async def test_a_donut_deal_is_reviewed_by_playouts(server: ThreadServer) -> Non
         await me.send({"type": "start"})
         await me.state_where(lambda s: s["table"]["status"] == "playing")
         assert me.state is not None and me.state["table"]["reviewable"] is True
+        assert me.state["table"]["review_note"].startswith("Playouts with the hands shown")
         await play_turns([me], lambda: played(me, 1))
         mine = review(server, code, 1, host)
         assert mine.status_code == 200, mine.text

@@ -135,6 +135,7 @@ def test_the_table_never_waits_for_the_review() -> None:
             screen = app.screen
             assert isinstance(screen, ReviewScreen) and screen.pending
             assert "Reviewing…" in screen_text(app)
+            assert "exact solver" in screen_text(app)  # Call Bridge: the solver's game
             await pilot.press("escape")  # close it while the solver works
             await choice_screen(pilot, app, "Deal 1 result")
             await pilot.press("enter")

@@ -70,6 +70,17 @@ def reviewable(rules: Rules) -> bool:
     return True
 
 
+def waiting_note(rules: Rules, warm: bool) -> str:
+    """What the review of a deal of ``rules`` does while the person waits, in one sentence
+    (``warm``: a review has run in this process, so the solver is compiled)."""
+    from callbreak.analysis import solved
+
+    if not solved(rules):
+        return "Playouts with the hands shown value each of your decisions (seconds a deal)."
+    compile_note = "" if warm else "the first review compiles the solver: about half a minute, "
+    return f"The exact solver goes over every card you played ({compile_note}then seconds a deal)."
+
+
 def finished_deal(match: Match, number: int) -> Deal:
     """The played-out deal numbered ``number`` (1-based, as the scoresheet numbers them).
 

@@ -27,7 +27,7 @@ from callbreak.faces import CARD_PHASES, deal_result, summary_cell
 from callbreak.points import Points
 from callbreak.record import match_record
 from callbreak.record.fair import SCHEME, commitment, fair_record
-from callbreak.review import reviewable
+from callbreak.review import reviewable, reviewer, waiting_note
 from callbreak.rules import Rules
 from callbreak.server.store import SeatRow, TableRow
 
@@ -318,6 +318,7 @@ class LiveTable:
             "title": self.rules.title,
             "game": self.rules.game,
             "reviewable": reviewable(self.rules),
+            "review_note": waiting_note(self.rules, reviewer().warm),
             "deck": shape.deck,
             "lowest_wins": shape.lowest_wins,
             "start": shape.start,

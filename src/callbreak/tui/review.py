@@ -26,12 +26,19 @@ from textual.widgets import Static
 
 from callbreak.cards import SUIT_SYMBOLS, SUITS
 from callbreak.points import Points
-from callbreak.review import ReviewRefused, check_reviewable, finished_deal, reviewer
+from callbreak.review import (
+    ReviewRefused,
+    check_reviewable,
+    finished_deal,
+    reviewer,
+    waiting_note,
+)
 from callbreak.tui.screens import InfoScreen, fit_width
 
 if TYPE_CHECKING:
     from callbreak.analysis import DealReview, Decision
     from callbreak.engine import Deal
+    from callbreak.rules import Rules
     from callbreak.tui.session import Session
 
 _CARD = re.compile(r"\b([2-9TJQKA])([SHDC])\b")
@@ -185,7 +192,8 @@ class ReviewScreen(InfoScreen):
 
     def _tick(self) -> None:
         if self.pending:
-            self._show(waiting_body(time.monotonic() - self.started))
+            assert self.deal is not None  # pending
+            self._show(waiting_body(self.deal.rules, time.monotonic() - self.started))
 
     def show_review(self, review: DealReview) -> None:
         self.review = review
@@ -203,17 +211,11 @@ class ReviewScreen(InfoScreen):
         fit_width(self, body, len("Esc: close · ↑↓ scroll") + 4)
 
 
-def waiting_body(elapsed: float = 0.0) -> list[RenderableType]:
-    warm = reviewer().warm
-    note = (
-        "seconds a deal"
-        if warm
-        else "the first review compiles the solver: about half a minute, then seconds a deal"
-    )
+def waiting_body(rules: Rules, elapsed: float = 0.0) -> list[RenderableType]:
     seconds = f" {int(elapsed)} s" if elapsed >= 1 else ""
     return [
         Text(f"Reviewing…{seconds}", style="bold"),
-        Text(f"The exact solver goes over every card you played ({note})."),
+        Text(waiting_note(rules, reviewer().warm)),
         Text("Esc closes this; the review goes on and is here when you come back.", style="dim"),
     ]
 
@@ -229,5 +231,10 @@ def review_screen(session: Session, number: int) -> ReviewScreen:
         reason = refused.reason[0].upper() + refused.reason[1:]
         return ReviewScreen(title, [Text(f"{reason}.", style="bold")])
     return ReviewScreen(
-        title, waiting_body(), deal=deal, seat=session.human, number=number, name=session.name
+        title,
+        waiting_body(session.rules),
+        deal=deal,
+        seat=session.human,
+        number=number,
+        name=session.name,
     )

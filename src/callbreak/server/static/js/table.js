@@ -604,7 +604,7 @@ class TableView {
   }
 
   // ----------------------------------------------------------------- review
-  /** The solver's review is offered to a seated player for a played-out deal of a game it plays. */
+  /** The review is offered to a seated player for every played-out deal. */
   canReview(deal) {
     const { table, you } = this.state;
     return Boolean(table.reviewable) && you.seat !== null && !deal.void && !deal.unplayed;
@@ -621,7 +621,7 @@ class TableView {
   /** Fetch the review of deal ``number`` (your seat's) and show it over the table. */
   async openReview(number) {
     document.querySelectorAll(".overlay.review").forEach((node) => node.remove());
-    const content = el("div.review-body", {}, el("p.reviewing", { text: "Reviewing… The exact solver goes over every card you played (the first review on this server compiles it: about half a minute)." }));
+    const content = el("div.review-body", {}, el("p.reviewing", { text: `Reviewing… ${this.state.table.review_note || ""}`.trim() }));
     const close = () => { overlay.remove(); document.removeEventListener("keydown", onKey); };
     const onKey = (event) => { if (event.key === "Escape") close(); };
     const overlay = el("div.overlay.review", { role: "dialog", "aria-label": `review of deal ${number}`, onclick: (event) => { if (event.target === overlay) close(); } },
