@@ -82,8 +82,9 @@ def check_analysable(rules: Rules) -> None:
     """Raise ``AnalysisError`` unless the solver models ``rules``' deal: the call games'."""
     if not solved(rules):
         raise AnalysisError(
-            f"{rules.title} is not analysed yet: the solver plays the call games only "
-            "(Call Break, Call Bridge, Batak Koz Maça)"
+            f"the exact solver plays Call Break, its Bhoos preset, Call Bridge and Batak Koz "
+            f"Maça only; `callbreak analyze RECORD` reviews {rules.title} by playouts with the "
+            "hands shown"
         )
 
 

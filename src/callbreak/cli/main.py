@@ -24,6 +24,7 @@ from callbreak.cli.common import located, rules_from_flags, writable
 from callbreak.cli.pool import MIXES_HELP, POOL_HELP, arena_pool
 from callbreak.engine import Match
 from callbreak.faces import seat_name
+from callbreak.games import PRESETS
 from callbreak.rules import OPTION_BY_NAME, Rules, option_text
 
 if TYPE_CHECKING:
@@ -42,8 +43,7 @@ RulesFlag = Annotated[
     typer.Option(
         "--rules",
         "-r",
-        help="Preset: callbreak, callbreak-bhoos, callbridge, batak-ihale, batak-koz-maca, "
-        "rook-call-partner (callbreak rules lists them).",
+        help=f"Preset: {', '.join(PRESETS)} (callbreak rules PRESET shows its options).",
     ),
 ]
 OptionFlag = Annotated[
@@ -299,8 +299,8 @@ def arena(
     seat: Annotated[
         list[str] | None,
         typer.Option(
-            help="Bot spec for a seat, e.g. expert:budget_ms=300 (repeat: once for all four "
-            "seats, or four times; default heuristic against three random)."
+            help="Bot spec for a seat, e.g. expert:budget_ms=300 (repeat: once for every seat, "
+            "once per seat, or once per side in Spades; default heuristic against random)."
         ),
     ] = None,
     pool: Annotated[list[str] | None, typer.Option(help=POOL_HELP)] = None,
@@ -343,7 +343,7 @@ def arena(
             min=0,
             help="With --report: how many games (deals as played, whole deal sets first) the "
             "exact solver reviews, every seat, for each bot's value lost per decision by trick "
-            "(Call Break and Call Bridge only; seconds per game; 0: none).",
+            "(Call Break, its Bhoos preset, Call Bridge and Koz Maça; seconds per game; 0: none).",
         ),
     ] = 8,
     whole_matches: Annotated[
