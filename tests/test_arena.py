@@ -431,3 +431,17 @@ def test_a_bad_bot_option_is_a_usage_error_before_the_first_deal() -> None:
     assert result.exit_code == 2
     assert "worlds takes a number" in result.output
     assert "Traceback" not in result.output
+
+
+def test_call_partners_contract_is_set_against_its_sides_card_points() -> None:
+    """A Call Partner contract is in card points: what was won against it is the declaring
+    side's card points, never its tricks (call − won once read +139 on a bid of 150)."""
+    run = run_arena(ArenaConfig(Rules.preset("rook-call-partner"), ("heuristic",) * 4, 3, seed=2))
+    declared = [
+        (game, play) for r in run.sets for game in r.games for play in game.plays if play.call
+    ]
+    assert any(play.made for _, play in declared)
+    for _, play in declared:
+        assert play.call is not None and play.call >= 70  # the auction opens at 70
+        assert play.made == (play.tricks >= play.call)  # made: the side's points reach the bid
+        assert play.tricks % 5 == 0  # card points: counters of 5, 10 and 20

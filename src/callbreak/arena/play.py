@@ -274,6 +274,8 @@ class Play:
     call: int | None
     """The seat's call, or in an auction game the contract if it was the declarer, else None."""
     tricks: int
+    """Tricks won; for Call Partner's declarer, the card points its side took, so that the
+    call and what was won are in the same unit (its contract is in points)."""
     points_tenths: int
     """Points as an exact number of tenths (``Points.tenths``)."""
     made: bool | None
@@ -450,9 +452,9 @@ def play_game(config: ArenaConfig, deal: DealSet, rotation: int, chunk: ChunkRes
         assert points is not None
         for entry in range(players):
             seat = seat_of(entry, rotation, players)
-            call, made = _commitment(scored, seat)
+            call, made, won = _commitment(scored, seat)
             tenths = points[seat].tenths if seat in scored_entry.counting_seats else 0
-            plays.append(Play(entry, seat, call, scored.tricks[seat], tenths, made, number))
+            plays.append(Play(entry, seat, call, won, tenths, made, number))
     claims = [0] * players
     for entry_ in match.entries:
         for seat, claimed in entry_.deal.claims:
@@ -480,20 +482,23 @@ def play_game(config: ArenaConfig, deal: DealSet, rotation: int, chunk: ChunkRes
     )
 
 
-def _commitment(deal: Deal, seat: int) -> tuple[int | None, bool | None]:
-    """What ``seat`` undertook in ``deal`` and whether it kept it: its call in a call game, the
-    contract for the declarer of an auction (made: won its bid in tricks, or in Call Partner
-    its side's card points), nothing for a defender."""
-    call = deal.calls[seat]
+def _commitment(deal: Deal, seat: int) -> tuple[int | None, bool | None, int]:
+    """What ``seat`` undertook in ``deal``, whether it kept it, and what it won against it: its
+    call in a call game, the contract for the declarer of an auction (made: won its bid in
+    tricks, or in Call Partner in its side's card points), nothing for a defender."""
+    call, tricks = deal.calls[seat], deal.tricks[seat]
     if call is not None:
-        return call, deal.rules.success(call, deal.tricks[seat])
+        return call, deal.rules.success(call, tricks), tricks
     if seat != deal.declarer or deal.contract is None:
-        return None, None
-    if deal.rules.shape.card_points is not None:  # card points: made when the side scored
+        return None, None, tricks
+    counted = deal.rules.shape.card_points
+    if counted is not None:  # card points: made when the side scored
         points = deal.points
         assert points is not None
-        return deal.contract, points[seat].tenths > 0
-    return deal.contract, deal.tricks[seat] >= deal.contract
+        taken = counted(deal)
+        side = {seat} if deal.partner is None else {seat, deal.partner}
+        return deal.contract, points[seat].tenths > 0, sum(taken[s] for s in side)
+    return deal.contract, tricks >= deal.contract, tricks
 
 
 def _player(spec: str) -> str:

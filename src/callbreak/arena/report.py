@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 PLOTS = {
     "points.png": "Points per deal, every game of each bot",
-    "calibration.png": "Calibration: mean tricks taken for each call",
+    "calibration.png": "Calibration: mean won (tricks; Call Partner: card points) for each call",
     "ratings.png": "Openskill rating μ as the run went on",
 }
 """The PNG files of a report and their captions."""
@@ -56,7 +56,7 @@ def plot_calibration(summary: ArenaSummary, path: Path) -> None:
         [0, top], [0, top], color="grey", linestyle="--", linewidth=0.8, label="tricks = call"
     )
     axes.set_xlabel("call")
-    axes.set_ylabel("mean tricks taken")
+    axes.set_ylabel("mean won (tricks, or card points)")
     axes.set_title("Calibration")
     axes.legend()
     figure.savefig(path)
@@ -119,7 +119,7 @@ def _calibration_tables(bots: list[BotStats]) -> str:
         )
         parts.append(
             f"<h3>{html.escape(bot.spec)}</h3>\n<table><tr><th>call</th><th>games</th>"
-            f"<th>made</th><th>mean tricks</th></tr>\n{rows}\n</table>"
+            f"<th>made</th><th>mean won</th></tr>\n{rows}\n</table>"
         )
     return "\n".join(parts)
 

@@ -553,7 +553,8 @@ def _print_arena(console: Console, summary: ArenaSummary) -> None:
     console.print(_fit(console, partial(_arena_table, summary, unit), len(ARENA_LAYOUTS)))
     console.print(_fit(console, partial(_timing_table, summary, unit), len(TIMING_PADDINGS)))
     calibration = Table(
-        title="Calibration by call: games, made, mean tricks won", box=box.SIMPLE_HEAD
+        title="Calibration by call: games, made, mean won (tricks; Call Partner: card points)",
+        box=box.SIMPLE_HEAD,
     )
     calibration.add_column("Call", justify="right")
     for bot in summary.bots:
@@ -588,8 +589,9 @@ def _print_arena(console: Console, summary: ArenaSummary) -> None:
         + f"Edge: paired per-deal-set difference from the other bots' points per deal. Won: "
         f"share of matches ({summary.match_unit}) won, ties shared; "
         f"{par} is par. Made: calls (or, declaring, contracts) made. Call−won: mean call minus "
-        "tricks won. Rating: openskill Plackett–Luce μ±σ. Fallbacks: decisions a bot answered "
-        "with a stand-in's move (the expert out of time). Misdeals: misdeals claimed."
+        "what it won (tricks; Call Partner: its side's card points). Rating: openskill "
+        "Plackett–Luce μ±σ. Fallbacks: decisions a bot answered with a stand-in's move (the "
+        "expert out of time). Misdeals: misdeals claimed."
     )
     for example in run.illegal_examples:
         console.print(Text.assemble(("illegal: ", "red"), example))

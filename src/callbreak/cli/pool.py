@@ -165,7 +165,7 @@ def print_pool(console: Console, result: PoolResult) -> None:
         "candidate's. Won: its share of the matches ("
         + ("whole matches" if config.whole_matches else f"{rules.match_deals} consecutive deals")
         + ", one per rotation), ties shared. Made, Call−won: its calls made and mean call "
-        "minus tricks won."
+        "minus what it won (tricks; Call Partner: its side's card points)."
     )
     illegal = sum(mix.illegal for mix in result.mixes)
     others = sum(mix.mix_illegal for mix in result.mixes)
