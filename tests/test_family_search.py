@@ -17,7 +17,7 @@ import pytest
 
 from callbreak import Rules
 from callbreak.bots import HeuristicBot, make_bot
-from callbreak.bots.family_search import FamilySearchBot, finish
+from callbreak.bots.family_search import FamilySearchBot, deal_value, finish
 from callbreak.bots.heuristic import shortlist
 from callbreak.bots.search.family import FamilyWorlds
 from callbreak.decks import ROOK_COLOURS, ROOK_DECK
@@ -372,3 +372,13 @@ def test_weighed_worlds_count_as_fewer_in_the_margin_rule() -> None:
     assert bot._significant(1)
     bot._weights = [1.0, 1e-6, 1e-6, 1e-6, 1e-6]
     assert not bot._significant(1)
+
+
+def test_a_deal_is_worth_the_seats_points_against_its_rivals_not_its_partner() -> None:
+    """In Spades a partner's points are the seat's own: the rivals are the other side (the
+    review once valued a Spades decision at two thirds of the swing between the sides)."""
+    spades = Deal(Rules.preset("spades"), seed=1, dealer=0)
+    assert deal_value(spades, [70.0, -30.0, 70.0, -30.0], 0) == 100.0
+    donut = Deal(Rules.preset("donut"), seed=1, dealer=0)  # countdown: fewer is better
+    assert deal_value(donut, [-2.0, 3.0, 0.0, -1.0], 0) == pytest.approx(2 + 2 / 3)
+    assert deal_value(donut, [-2.0, 3.0, 0.0, -1.0], 0, rivalry=0) == 2.0

@@ -19,10 +19,11 @@ from callbreak import Rules
 from callbreak.analysis import Analyst, CallReview, DealReview, Decision
 from callbreak.bots.search.solver import Solver
 from callbreak.engine import Deal
+from callbreak.playout_review import PlayoutDecision
 from callbreak.points import Points
 from callbreak.review import Reviewer, set_reviewer
 from callbreak.tui.app import CallBreakApp
-from callbreak.tui.review import ReviewScreen
+from callbreak.tui.review import ReviewScreen, decision_line
 from callbreak.tui.screens import ChoiceScreen
 from tui_support import (
     choice_screen,
@@ -207,3 +208,11 @@ def test_the_real_analysis_of_a_whole_deal() -> None:
     finally:
         set_reviewer(old)
     assert len(made) == 1
+
+
+def test_a_playout_reviews_decision_before_the_play_is_named_by_its_phase() -> None:
+    values = {"in": Points.whole(1), "out": Points.whole(0)}
+    drop = PlayoutDecision(0, 0, "in", ("in", "out"), values, kind="drop")
+    assert decision_line(drop, 0).plain == "drop  ✓ in: a best choice (+1.0)"
+    card = PlayoutDecision(3, 1, "KH", ("KH", "2H"), {"KH": Points.whole(2), "2H": Points(0)})
+    assert decision_line(card, 0).plain == " 3  ✓ K♥: a best card (+2.0)"

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from callbreak.bots.family_search import finish
+from callbreak.bots.family_search import deal_value, finish
 from callbreak.bots.heuristic import HeuristicBot
 from callbreak.engine import Deal
 from callbreak.points import Points
@@ -105,10 +105,7 @@ def rebuild(deal: Deal) -> Deal:
 def value(deal: Deal, seat: int, players: list[HeuristicBot]) -> Points:
     """``deal`` (after the decision) finished by the heuristic, valued for ``seat`` as the
     family search values it, in tenths."""
-    points = finish(deal, players)
-    rivals = (sum(points) - points[seat]) / max(1, deal.players - 1)
-    sign = -1.0 if deal.rules.shape.lowest_wins else 1.0
-    return Points(round(10 * sign * (points[seat] - rivals)))
+    return Points(round(10 * deal_value(deal, finish(deal, players), seat)))
 
 
 def review_decisions(deal: Deal, seat: int, from_trick: int = 1) -> tuple[PlayoutDecision, ...]:

@@ -8,8 +8,8 @@ games'), so the same worlds weigh all actions alike and only the action differs.
 In a match an action is worth the seat's share of the match from the totals the
 deal leaves (``search.odds``: a rival at one point from zero in Donut matters
 more than a trick); on a deal alone, its points for the deal, less ``rivalry``
-times the others' mean, with the sign turned in the countdown games, where fewer
-points are better (``Game.lowest_wins``).  This one rule serves every decision:
+times its rivals' mean (``deal_value``: the other sides' seats in Spades), with the sign
+turned in the countdown games, where fewer points are better (``Game.lowest_wins``).  This one rule serves every decision:
 a bid or a pass, trump, the nest's discards, the partner card, Snarples' bid, in
 or out and take or give, Donut's drop, Horsethief's in or out and each card of its
 exchange, and the cards.
@@ -55,6 +55,17 @@ def finish(deal: Deal, players: list[HeuristicBot]) -> list[float]:
     points = deal.points
     assert points is not None
     return [float(p) for p in points]
+
+
+def deal_value(deal: Deal, points: list[float], seat: int, rivalry: float = 1.0) -> float:
+    """A finished deal's worth to ``seat``: its points less ``rivalry`` times its rivals' mean,
+    signed so that more is better (``Game.lowest_wins``).  The rivals are the other sides'
+    seats where the game has sides (a partner's points are the seat's own, in Spades)."""
+    sides = deal.rules.shape.partnerships
+    mine = next((side for side in sides if seat in side), (seat,))
+    rivals = [points[s] for s in range(len(points)) if s not in mine] or [0.0]
+    sign = -1.0 if deal.rules.shape.lowest_wins else 1.0
+    return sign * (points[seat] - rivalry * sum(rivals) / len(rivals))
 
 
 def _forced(deal: Deal) -> bool:
@@ -219,15 +230,12 @@ class FamilySearchBot:
         """The mean value of each of ``actions`` (default: every legal one) over the worlds
         played before ``deadline`` (or ``worlds`` of them when deterministic); None if not
         one world was.  A world is worth ``match`` of its finished deal where given, else the
-        seat's points less ``rivalry`` times the others' mean.  Each world's values are kept
-        in ``_rows`` (in ``actions``' order) for ``_significant``."""
+        seat's ``deal_value``.  Each world's values are kept in ``_rows`` (in ``actions``'
+        order) for ``_significant``."""
         legal = list(observation.legal) if actions is None else actions
         self._rows = []
         self._weights = []
-        game = observation.rules.shape
-        sign = -1.0 if game.lowest_wins else 1.0
         seat = observation.seat
-        others = max(1, observation.players - 1)
         worlds = FamilyWorlds(observation, self.surprise, self.trust)
         players = [HeuristicBot(seed=s) for s in range(observation.players)]
         totals = dict.fromkeys(legal, 0.0)
@@ -259,8 +267,7 @@ class FamilySearchBot:
                 if match is not None:
                     values.append(match(trial))
                 else:
-                    rivals = (sum(points) - points[seat]) / others
-                    values.append(sign * (points[seat] - self.rivalry * rivals))
+                    values.append(deal_value(trial, points, seat, self.rivalry))
                 slowest_action = max(slowest_action, time.perf_counter() - began)
             if len(values) < len(legal):
                 break

@@ -66,7 +66,8 @@ def faces(text: str) -> str:
 
 def decision_line(decision: Decision, call: int) -> Text:
     """One of the person's cards: the verdict, and for a mistake the better card and the cost."""
-    line = Text(f"{decision.trick:>2}  ", style="dim")
+    kind = getattr(decision, "kind", "play")  # a playout review's bids, drops, exchanges…
+    line = Text(f"{decision.trick:>2}  " if kind == "play" else f"{kind}  ", style="dim")
     if decision.mistake:
         line.append("✗ ", style=STYLES.get(decision.verdict, "bold red"))
         line.append(faces(decision.text(call)), style=STYLES.get(decision.verdict, "bold red"))
@@ -75,7 +76,8 @@ def decision_line(decision: Decision, call: int) -> Text:
     if decision.values is not None:
         value = decision.played_value
         line.append("✓ ", style="green")
-        line.append(faces(f"{decision.played}: a best card ({_signed(value)})"))
+        best = "a best card" if kind == "play" else "a best choice"
+        line.append(faces(f"{decision.played}: {best} ({_signed(value)})"))
         return line
     line.append("  ")
     text = decision.text(call)

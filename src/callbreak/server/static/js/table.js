@@ -656,7 +656,7 @@ function reviewNodes(review, name) {
       text, lostValue ? el("strong.cost", { text: ` · cost ${d.lost}` }) : null);
   });
   return [
-    el("p.review-head", {}, el("strong", { text: solved ? `${name} called ${review.call.call}, won ${review.won}.` : `${name} won ${review.won} tricks.` }), " ", lost),
+    el("p.review-head", {}, el("strong", { text: solved ? `${name} called ${review.call.call}, won ${review.won}.` : `${name} won ${review.won} trick${review.won === 1 ? "" : "s"}.` }), " ", lost),
     el("p.review-call", { text: solved ? reviewText(`Call ${review.call.text.replace(/^call /, "")}`) : reviewText(review.call.text) }),
     el("ol.plain.review-lines", {}, lines),
     el("p.muted.small", { text: solved ? "Every hand known, each card valued as the points you still secure after it against best defence. Red: the expert, seeing only your cards, kept the value; amber: it would have lost it too (the hidden cards decided)." : "Valued by playouts with the hands shown: every hand known, each choice (a bid, trump, a discard, an exchange, in or out, a card) played out with the heuristic at every seat, worth your points less the others' mean. Red: a choice that lost value." }),
