@@ -9,10 +9,10 @@ In a match an action is worth the seat's share of the match from the totals the
 deal leaves (``search.odds``: a rival at one point from zero in Donut matters
 more than a trick); on a deal alone, its points for the deal, less ``rivalry``
 times its rivals' mean (``deal_value``: the other sides' seats in Spades), with the sign
-turned in the countdown games, where fewer points are better (``Game.lowest_wins``).  This one rule serves every decision:
-a bid or a pass, trump, the nest's discards, the partner card, Snarples' bid, in
-or out and take or give, Donut's drop, Horsethief's in or out and each card of its
-exchange, and the cards.
+turned in the countdown games, where fewer points are better (``Game.lowest_wins``).
+This one rule serves every decision: a bid or a pass, trump, the nest's discards, the
+partner card, Snarples' bid, in or out and take or give, Donut's drop, Horsethief's in or
+out and each card of its exchange, and the cards.
 
 The budget is per decision: the search stops once the next world would not end
 inside 85% of it (timed from the slowest world so far), and answers the
