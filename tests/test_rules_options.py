@@ -451,3 +451,9 @@ def test_a_preset_replaced_with_its_own_values_is_unchanged(preset: str) -> None
     rules = Rules.preset(preset)
     assert rules.replace(**rules.options()) == rules
     assert rules.changed() == {}
+
+
+def test_a_misspelt_preset_in_stored_rules_is_named_as_such() -> None:
+    # It was read as Call Break, and refused for its seat count instead.
+    with pytest.raises(ValueError, match="unknown preset 'snarpels': choose one of callbreak"):
+        Rules.from_dict({"preset": "snarpels", "players": 3})

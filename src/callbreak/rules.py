@@ -527,6 +527,8 @@ class Rules:
         data = dict(data)
         name = data.pop("preset", data.pop("name", "callbreak"))
         game = data.pop("game", None)
+        if name not in PRESETS and game is None:  # not a custom game's own name either
+            find_preset(str(name))  # raises: unknown preset, with the list to choose from
         base = cls.preset(name) if name in PRESETS else cls(name=name, game=game or "callbreak")
         return base.replace(**data)
 

@@ -80,3 +80,10 @@ def styled_cards(names: list[str] | tuple[str, ...]) -> str:
 
 def fmt_points(values: list[Points] | tuple[Points, ...]) -> list[str]:
     return [str(v) for v in values]
+
+
+def count(number: int, noun: str) -> str:
+    """``1 deal``, ``3 deals``, ``2 matches``: a number and its noun."""
+    if number == 1:
+        return f"1 {noun}"
+    return f"{number} {noun}{'es' if noun.endswith(('ch', 'sh', 's', 'x')) else 's'}"

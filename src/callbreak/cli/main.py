@@ -20,7 +20,7 @@ from rich.text import Text
 from callbreak.bots import available_bots, make_bot, refusal
 from callbreak.bots.levels import LEVELS, level_spec
 from callbreak.cli.analyze import analyze
-from callbreak.cli.common import located, rules_from_flags, writable
+from callbreak.cli.common import count, located, rules_from_flags, writable
 from callbreak.cli.pool import MIXES_HELP, POOL_HELP, arena_pool
 from callbreak.engine import Match
 from callbreak.faces import seat_name
@@ -545,7 +545,7 @@ def _print_arena(console: Console, summary: ArenaSummary) -> None:
     changed = ", ".join(f"{k}={option_text(v)}" for k, v in config.rules.changed().items())
     console.print(
         f"[bold]{config.rules.name}[/]{f' ({changed})' if changed else ''}: "
-        f"{config.deals} {'matches' if config.whole_matches else 'deals'} × {config.players} "
+        f"{count(config.deals, 'match' if config.whole_matches else 'deal')} × {config.players} "
         f"rotations = {config.deals * config.players} games, seed {config.seed}, "
         f"{run.workers} worker(s) ({run.backend}), {run.wall_s:.1f} s"
     )

@@ -12,6 +12,7 @@ from rich.table import Table
 
 from callbreak.arena.pool import POOLS, PoolConfig, PoolResult, expand_pool, mix_mode
 from callbreak.arena.stats import Interval
+from callbreak.cli.common import count
 from callbreak.rules import Rules, option_text
 
 POOL_HELP = (
@@ -104,7 +105,7 @@ def print_pool(console: Console, result: PoolResult) -> None:
     console.print(
         f"[bold]{rules.name}[/]{f' ({changed})' if changed else ''}: [bold]{config.candidate}[/] "
         f"against {len(result.mixes)} mixes ({mode}) of {len(config.pool)} bots, "
-        f"{config.deals} {'matches' if config.whole_matches else 'deals'} × {rules.players} "
+        f"{count(config.deals, 'match' if config.whole_matches else 'deal')} × {rules.players} "
         f"rotations each = {games} games, "
         f"seed {config.seed}, {result.workers} worker(s) ({result.backend}), {result.wall_s:.1f} s"
     )
