@@ -77,8 +77,12 @@ def waiting_note(rules: Rules, warm: bool) -> str:
 
     if not solved(rules):
         return "Playouts with the hands shown value each of your decisions (seconds a deal)."
-    compile_note = "" if warm else "the first review compiles the solver: about half a minute, "
-    return f"The exact solver goes over every card you played ({compile_note}then seconds a deal)."
+    when = (
+        "seconds a deal"
+        if warm
+        else "the first review compiles the solver: about half a minute, then seconds a deal"
+    )
+    return f"The exact solver goes over every card you played ({when})."
 
 
 def finished_deal(match: Match, number: int) -> Deal:
