@@ -272,3 +272,19 @@ def test_blind_nil_is_explained_before_the_cards_are_seen() -> None:
     view = deal.observation(deal.to_act or 0)
     assert view.legal == ("blind nil", "look") and not view.hand
     assert all("not seen your cards" in explain(view, a) for a in view.legal)
+
+
+def test_a_drop_the_rating_argues_against_says_whose_choice_it_is() -> None:
+    """The hint is the expert's choice; where the hand's rating alone points the other way,
+    the reason must not argue against it without saying so (it once read "playing moves your
+    score about +0.2 ..., dropping 0" as the reason to play)."""
+    seen = set()
+    for seed in range(12):
+        for view in positions(Rules.preset("donut"), seed, 1):
+            if view.phase != "drop":
+                continue
+            reasons = {action: explain(view, action) for action in view.legal}
+            flagged = {a for a, r in reasons.items() if "many deals played out favour" in r}
+            assert len(flagged) == 1, reasons  # exactly the choice the rating is against
+            seen |= flagged
+    assert seen == {"in", "out"}

@@ -18,6 +18,7 @@ from callbreak.bots import make_bot
 from callbreak.engine import Action, Observation
 from callbreak.faces import CARD_PHASES, seat_places
 from callbreak.tui.app import CallBreakApp
+from callbreak.tui.keys import keys_help
 from callbreak.tui.screens import ChoiceScreen
 from callbreak.tui.session import Session, hint_spec, playable_spec
 from callbreak.tui.widgets import ChoiceBar, HandView
@@ -196,3 +197,53 @@ def test_a_family_game_resumes_mid_deal(preset: str, tmp_path: Path) -> None:
     run_app(resumed, scenario, size=(120, 40))
     again = Session.resume(record)
     assert len(again.view().hand) < len(session.view().hand) or again.view().phase != "play"
+
+
+@pytest.mark.parametrize("preset", ["oh-hell", "judgement"])
+def test_the_call_shows_the_deals_trump_and_no_call_break_minimum(preset: str) -> None:
+    """Oh Hell's trump is the face-up card and Judgement's changes deal by deal: a person
+    must see it while calling (it once showed only from the play on, under Call Break's
+    "at least 8 to play", which these games do not have)."""
+    session = Session.start(Rules.preset(preset), "heuristic", seed=4)
+
+    async def scenario(pilot: Pilot[None], app: CallBreakApp) -> None:
+        await wait_for(pilot, lambda: app.session.view().to_act == 0, "the person's call")
+        view = app.session.view()
+        assert view.phase == "call" and view.trump is not None
+        text = screen_text(app)
+        assert "trump" in text and "at least" not in text
+        if view.upcard is not None:
+            assert "face up" in text
+
+    run_app(session, scenario)
+
+
+@pytest.mark.parametrize(
+    ("preset", "typed"),
+    [("callbreak", "1–13"), ("callbridge", "2–12"), ("spades", "0–13"), ("judgement", "0–7")],
+)
+def test_the_help_types_the_calls_the_game_offers(preset: str, typed: str) -> None:
+    lines = dict(keys_help(Rules.preset(preset)))
+    assert lines[typed] == "type your call, then Enter"
+
+
+def test_the_last_trick_of_a_shorter_deal_is_numbered_by_that_deal() -> None:
+    """Oh Hell's hands shrink deal by deal: the last trick of a deal of 11 cards is trick 11,
+    not the rules' first hand size."""
+    session = Session.start(Rules.preset("oh-hell"), "heuristic", seed=2)
+    person = make_bot("heuristic", seed=9)
+    while len(session.match.scored_deals) < 2:
+        seat = session.match.to_act
+        assert seat is not None
+        view = session.match.observation(seat)
+        if seat == 0:
+            session.match.act(person.act(view))
+        else:
+            session.match.act(session.bots[seat].act(view))
+    found = session.last_trick_of_finished_deal()
+    assert found is not None
+    number, trick = found
+    assert (
+        number == session.match.scored_deals[-1].deal.hand_size < Rules.preset("oh-hell").hand_size
+    )
+    assert trick.winner is not None

@@ -283,7 +283,7 @@ PHASE_WORDS: dict[str, PhaseWords] = {
         control="cards",
         typed_card=True,
         shows_hand=False,
-        keys_hint="Your turn: ← → and Enter, type a card (as, td), or click one",
+        keys_hint="Your turn: ← → and Enter, type a card ({typed}), or click one",
         click_hint="Your turn: play one of the raised cards.",
     ),
 }

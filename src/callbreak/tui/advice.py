@@ -156,7 +156,8 @@ def _explain_lead(observation: Observation, k: Knowledge, card: int, need: int) 
         if suit == trump:
             return f"draws the others' trumps: {_need_text(need)}"
         length = (k.hand & SUIT_MASKS[suit]).bit_count()
-        return f"a low lead from {length} {SUIT_NAMES[suit]} sets up the suit: {_need_text(need)}"
+        suits = SUIT_NAMES[suit] if length != 1 else SUIT_NAMES[suit][:-1]
+        return f"a low lead from {length} {suits} sets up the suit: {_need_text(need)}"
     return f"a lead that should lose: {_made_text(observation)}"
 
 
@@ -283,18 +284,27 @@ def _drop(view: Observation, action: Action) -> str:
     game = view.rules.shape
     cost = game.hints.none_cost
     rating = f"your hand rates about {tricks:.1f} tricks with a {none:.0%} chance of none"
+    playing = action in ("in", True)
     if not game.lowest_wins:
-        worth = (
-            f"staying in is worth about {_signed(tricks - cost * none)} as dealt (−{cost} for none)"
-        )
-        return f"{rating}: {worth}, dropping 0"
-    moves = f"playing moves your score about {_signed(cost * none - tricks)} (+{cost} for none)"
-    out = "dropping 0"
+        worth = tricks - cost * none
+        said = f"staying in is worth about {_signed(worth)} as dealt (−{cost} for none)"
+        return f"{rating}: {said}, dropping 0{_against(playing, worth > 0)}"
+    moves = cost * none - tricks
+    said = f"playing moves your score about {_signed(moves)} (+{cost} for none)"
+    out, cost_out = "dropping 0", 0
     score = fivecard.score_of(view, view.seat)
     sit_out = game.hints.sit_out
     if sit_out is not None and score <= sit_out[0]:
-        out = f"sitting out +{sit_out[1]} at your score of {_whole(score)}"
-    return f"{rating}: {moves}, {out}"
+        out, cost_out = f"sitting out +{sit_out[1]} at your score of {_whole(score)}", sit_out[1]
+    return f"{rating}: {said}, {out}{_against(playing, moves < cost_out)}"
+
+
+def _against(chosen: bool, rated: bool) -> str:
+    """Where the hand's rating alone points the other way, say that the choice is the
+    search's: it played the deal out over many deals the seat cannot tell from this one."""
+    if chosen == rated:
+        return ""
+    return "; the rating alone says otherwise, but many deals played out favour this"
 
 
 def _settle(view: Observation, action: Action) -> str:
@@ -318,7 +328,7 @@ def _settle(view: Observation, action: Action) -> str:
 
 def _exchange(view: Observation, action: Action) -> str:
     """Throw the side cards unlikely to take a trick; a blind draw is worth a little."""
-    thrown = view.rules.hand_size - view.hand_mask.bit_count()
+    thrown = view.hand_size - view.hand_mask.bit_count()
     draw = f"a card drawn blind is worth about {fivecard.DRAW_CHANCE:.0%}"
     if thrown >= view.stock_size:
         short = "a card thrown now would not be replaced"
@@ -337,7 +347,10 @@ def _exchange(view: Observation, action: Action) -> str:
     what = "a trump" if card // fivecard.STRIDE == table.trump else f"the {face(str(action))}"
     if chance < fivecard.KEEP:
         return f"{what} has only about a {chance:.0%} chance of a trick: a fresh card may do better"
-    return f"{what} has about a {chance:.0%} chance of a trick, and {draw}"
+    return (
+        f"{what} has about a {chance:.0%} chance of a trick, but many deals played out favour "
+        "throwing it"
+    )
 
 
 def _discard(view: Observation, action: Action) -> str:
@@ -477,7 +490,7 @@ def _stake(view: Observation) -> str:
         if not won:
             return f"a first trick saves you the −{bid}"
         short = bid - view.tricks_won[view.declarer]
-        left = view.rules.hand_size - len(view.history)
+        left = view.hand_size - len(view.history)
         if short > left:
             return "the bid is set: each trick is still +1"
         if short > 0:
@@ -522,7 +535,8 @@ def _trick_card(view: Observation, seen: _Seen, card: int) -> str:
             kind = _suit(deck, suit)
             return f"{seen.highest(card, kind)}, though it may be trumped: {stake}"
         length = (seen.hand & deck.suit_masks[suit]).bit_count()
-        return f"a lead from {length} {_suit(deck, suit, True)} that keeps your winners: {stake}"
+        suits = _suit(deck, suit, length != 1)
+        return f"a lead from {length} {suits} that keeps your winners: {stake}"
     if seen.wins(card):
         if not seen.later:
             return f"wins the trick: {stake}"
@@ -552,7 +566,7 @@ def _rook_card(view: Observation, seen: _Seen, card: int) -> str:
             return f"worth {points} points, though a higher {kind} is still out"
         return "a lead worth no points: little is lost if it loses"
     at_stake = sum(rook.points(c) for c in seen.trick) + points
-    if len(view.history) == view.rules.hand_size - 1:
+    if len(view.history) == view.hand_size - 1:
         at_stake += view.rules.last_trick_points  # and the nest, which only its owner knows
     prize = f"its {at_stake} points" if at_stake else "a trick with no points"
     legal = [deck.parse(str(c)) for c in view.legal]

@@ -146,10 +146,10 @@ class TableDialogs(TableState):
 
     def _finished_last_trick(self) -> Text | None:
         """The last trick of the deal that just ended, for its result screen."""
-        trick = self.session.last_trick_of_finished_deal()
-        if trick is None:
+        found = self.session.last_trick_of_finished_deal()
+        if found is None:
             return None
-        return self._trick_line("Last trick:", trick)
+        return self._trick_line("Last trick:", found[1])
 
     def _trick_line(self, label: str, trick: TrickView) -> Text:
         players = self.session.players
@@ -249,16 +249,15 @@ class TableDialogs(TableState):
     def show_last_trick(self) -> None:
         view = self.session.view()
         if view.history:
-            trick = view.history[-1]
+            trick, number = view.history[-1], len(view.history)
         else:
             found = self.session.last_trick_of_finished_deal()
             if found is None:
                 self._set_message("No trick has been played yet.", "")
                 self.redraw()
                 return
-            trick = found
+            number, trick = found
         names = [self.session.seat_name(s) for s in range(self.session.players)]
-        number = len(view.history) if view.history else self.session.rules.hand_size
         assert trick.winner is not None
         picture = render_trick(
             trick,

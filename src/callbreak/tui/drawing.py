@@ -12,6 +12,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from callbreak.cards import SUIT_SYMBOLS, SUITS
+from callbreak.decks import DECKS
 from callbreak.engine import Observation, TrickView
 from callbreak.faces import (
     CARD_PHASES,
@@ -29,6 +30,11 @@ from callbreak.tui.render import (
     render_trick,
 )
 from callbreak.tui.widgets import ChoiceBar, HandView, KeyBar
+
+
+def _typed(view: Observation) -> tuple[str, str]:
+    """Two cards as the person types them in the deck in force (``1r`` in the Rook deck)."""
+    return ("1r", "14g") if DECKS[view.rules.shape.deck].has_rook else ("as", "td")
 
 
 class TableDrawing(TableState):
@@ -82,7 +88,7 @@ class TableDrawing(TableState):
             game = rules.title
         parts = [game, deal, f"dealer {session.seat_name(view.dealer)}"]
         if view.phase == "play":
-            parts.append(f"trick {min(view.trick_number + 1, rules.hand_size)}/{rules.hand_size}")
+            parts.append(f"trick {min(view.trick_number + 1, view.hand_size)}/{view.hand_size}")
         if rules.shape.lowest_wins:
             parts.append("lowest wins")
         if self.fast:
@@ -130,7 +136,8 @@ class TableDrawing(TableState):
         if view.phase in ("call", "misdeal", "declare"):
             order = [(view.dealer + 1 + i) % players for i in range(players)]
             made = sum(c for c in view.calls if c is not None)
-            floor = session.rules.min_total_calls
+            rules = session.rules  # a minimum only where the game has the option (not Oh Hell)
+            floor = rules.min_total_calls if "min_total_calls" in rules.shape.options else None
             footer = f"calls so far: {made}" + (f" (at least {floor} to play)" if floor else "")
             if view.phase == "misdeal":
                 footer = "a hand without spades or honours may be thrown in"
@@ -138,7 +145,13 @@ class TableDrawing(TableState):
                 footer = "void suits may be declared to the table"
             title = f"Deal {view.deal_number} · calls"
             return render_calls(
-                order, names, view.calls, to_act=view.to_act, title=title, footer=footer
+                order,
+                names,
+                view.calls,
+                to_act=view.to_act,
+                title=title,
+                footer=footer,
+                facts=deal_facts(view, names),
             )
         facts = deal_facts(view, names)
         if view.phase not in ("play", "over", "void"):
@@ -192,7 +205,9 @@ class TableDrawing(TableState):
             width=width,
             height=height,
             title="Trick 1",
-            footer=f"{leader} leads" if leader else "",
+            footer=f"{leader} {'lead' if view.to_act == session.human else 'leads'}"
+            if leader
+            else "",
             facts=facts,
             playing=playing,
         )
@@ -259,7 +274,7 @@ class TableDrawing(TableState):
             if view.phase == "call":
                 typed = f" (typed {self.typed})" if self.typed else ""
                 return Text(f"Your call{typed}: ← → and Enter, type the number, or click it")
-            return Text(phase_face(view.phase).keys_hint)
+            return Text(phase_face(view.phase).keys_hint.format(typed=", ".join(_typed(view))))
         if self.state == "pause":
             return Text("space: go on" + ("" if self.fast else " · f: fast"), style="dim")
         if self.thinking is not None:
@@ -272,7 +287,7 @@ class TableDrawing(TableState):
             pass
         elif self.state == "human":
             if view.phase == "play":
-                keys += [("←→⏎", "play", "enter"), ("as", "type", "enter")]
+                keys += [("←→⏎", "play", "enter"), (_typed(view)[0], "type", "enter")]
             elif view.phase in CARD_PHASES:
                 keys += [("←→⏎", "throw" if view.phase == "exchange" else "lay away", "enter")]
                 keys += [(k, str(v), f"key:{k}") for k, v in phase_face(view.phase).keys.items()]

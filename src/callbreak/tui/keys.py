@@ -52,11 +52,22 @@ def keys_help(rules: Any) -> list[tuple[str, str]]:
         suits = "on their own: jump to that suit" + "".join(said.suit_keys for said in phases)
         keys.append(("s h d c", suits))
     for said in phases:
-        keys += [line for line in said.keys if line not in keys]
+        keys += [_in_range(line, rules) for line in said.keys if line not in keys]
     keys += KEYS_HELP[6:]
     if reviewable(rules):
         keys.insert(-3, ("r", "on a deal's result: the solver's review of your cards and call"))
     return keys
+
+
+def _in_range(line: tuple[str, str], rules: Any) -> tuple[str, str]:
+    """A help line that types a call (``1–13``) with the range the game in force offers
+    (Call Bridge 2–12, Spades 0–13, Judgement 0–7)."""
+    key, meaning = line
+    if key != "1–13":
+        return line
+    phase = next(p for p in rules.shape.phases if p.name == "call")
+    numbers = phase.values(rules) or (rules.min_call, rules.max_call)
+    return f"{min(numbers)}–{max(numbers)}", meaning
 
 
 class TableKeys(TableState):

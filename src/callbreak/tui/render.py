@@ -274,30 +274,41 @@ def render_trick(
         return out
 
     middle = (w - card_w) // 2
-    head, foot = Text(title, style="bold"), Text(footer)
-    head.align("center", w)
-    foot.align("center", w)
-    lines = [head]
-    if facts:
-        line = Text(facts, style="italic")
-        line.truncate(max(w, width), overflow="ellipsis")
-        line.align("center", w)
-        lines.append(line)
-    lines.append(Text(""))
+    grid: list[Text] = []
     if top:
         # The top seats spread evenly across the width, in their order round the table.
         step = (w - card_w) / (len(top) + 1)
         columns = [round(step * (i + 1)) for i in range(len(top))] if len(top) > 1 else [middle]
-        lines += rows(*((col, slot(place)) for col, place in zip(columns, top, strict=True)))
+        grid += rows(*((col, slot(place)) for col, place in zip(columns, top, strict=True)))
     for row in range(max(len(left), len(right))):
         pieces: list[tuple[int, list[Text]]] = []
         if row < len(left):
             pieces.append((1, slot(left[row])))
         if row < len(right):
             pieces.append((w - card_w - 1, slot(right[row])))
-        lines += rows(*pieces)
-    lines += [*rows((middle, slot(0))), Text(""), foot]
-    return Text("\n").join(lines)
+        grid += rows(*pieces)
+    grid += rows((middle, slot(0)))
+    # The facts (trump, contract, partner card) take the whole width they need where the
+    # table has it, the cards staying centred under them; else they wrap at the " · ".
+    full = min(max(w, len(facts)), max(w, width))
+    head = [Text(title, style="bold"), *(Text(f, style="italic") for f in _wrapped(facts, full))]
+    foot = Text(footer)
+    for line in (*head, foot):
+        line.align("center", full)
+    indent = Text(" " * ((full - w) // 2))
+    return Text("\n").join([*head, Text(""), *(indent + row for row in grid), Text(""), foot])
+
+
+def _wrapped(facts: str, width: int) -> list[str]:
+    """``facts`` (parts joined by " · ") in lines of at most ``width``, broken between parts."""
+    lines: list[str] = []
+    for part in facts.split(" · ") if facts else ():
+        joined = f"{lines[-1]} · {part}" if lines else part
+        if lines and len(joined) <= width:
+            lines[-1] = joined
+        else:
+            lines.append(part[:width])
+    return lines
 
 
 # ------------------------------------------------------------------ scoresheet
@@ -436,10 +447,12 @@ def render_calls(
     to_act: int | None,
     title: str,
     footer: str,
+    facts: str = "",
 ) -> Text:
-    """The calls so far in calling order, the seat to call marked, for the middle of the table."""
+    """The calls so far in calling order, the seat to call marked, for the middle of the table;
+    ``facts``: the deal's trump and face-up card where they change deal by deal (Oh Hell)."""
     shown = ["–" if call is None else str(call) for call in calls]
-    return render_said(order, names, shown, to_act=to_act, title=title, footer=footer)
+    return render_said(order, names, shown, to_act=to_act, title=title, footer=footer, facts=facts)
 
 
 def render_said(

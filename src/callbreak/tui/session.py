@@ -279,8 +279,9 @@ class Session:
         """Every finished deal's public outcome, void ones included, in order."""
         return [deal_result(entry, self.rules, self.describe_void) for entry in self.match.entries]
 
-    def last_trick_of_finished_deal(self) -> TrickView | None:
-        """The final trick of the deal settled last (None if that deal was thrown in).
+    def last_trick_of_finished_deal(self) -> tuple[int, TrickView] | None:
+        """The final trick of the deal settled last, with its number (that deal's hand size:
+        Oh Hell's change deal by deal); None if that deal was thrown in.
 
         Every card of it was played face up, so it is public: the result screen
         shows it because the table has already moved on to the next deal.
@@ -292,7 +293,8 @@ class Session:
             return None
         leader, cards, winner = deal.history[-1]
         active = tuple(deal.active) if len(deal.active) < deal.players else ()
-        return TrickView(leader, tuple(deal.deck.names[c] for c in cards), winner, active)
+        names = tuple(deal.deck.names[c] for c in cards)
+        return len(deal.history), TrickView(leader, names, winner, active)
 
     @property
     def finished_deals(self) -> int:
