@@ -101,6 +101,10 @@ def _int(value: Any, what: str, low: int | None = None, high: int | None = None)
     if not isinstance(value, int) or isinstance(value, bool):
         raise BhoosRequestError(f"{what} must be a whole number, not {value!r}")
     if (low is not None and value < low) or (high is not None and value > high):
+        if high is None:
+            raise BhoosRequestError(f"{what} must be at least {low}, not {value}")
+        if low is None:
+            raise BhoosRequestError(f"{what} must be at most {high}, not {value}")
         raise BhoosRequestError(f"{what} must be from {low} to {high}, not {value}")
     return value
 

@@ -83,6 +83,22 @@ MAX_BODY = 1 << 20
 """Bodies above 1 MiB are refused (413): a real request is under 2 kB."""
 
 
+async def _body(request: Request) -> bytes | None:
+    """The request's body, or None once it is known to run past ``MAX_BODY``: by its declared
+    length, or as it arrives (a chunked body is never read whole into memory first)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY:
+        return None
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 def _error(message: str, status: int) -> JSONResponse:
     """``{"error": message}``; a lone surrogate quoted from the request (an id, a card)
     becomes "?", since JSON on the wire is UTF-8 and the reply must still go out."""
@@ -359,8 +375,8 @@ def create_app(
         return {"value": "hello"}
 
     async def answer(kind: str, request: Request) -> JSONResponse:
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
+        raw = await _body(request)
+        if raw is None:
             return JSONResponse({"error": f"the body is over {MAX_BODY} bytes"}, 413)
         try:
             body = json.loads(raw)
