@@ -247,3 +247,21 @@ def test_the_last_trick_of_a_shorter_deal_is_numbered_by_that_deal() -> None:
         number == session.match.scored_deals[-1].deal.hand_size < Rules.preset("oh-hell").hand_size
     )
     assert trick.winner is not None
+
+
+def test_a_long_hint_is_shown_whole_at_80_columns() -> None:
+    """The reason of a bid in Snarples runs past one line of 80 columns: it wraps onto a
+    second line instead of being cut."""
+    session = Session.start(Rules.preset("snarples").replace(players=3), "heuristic", seed=1)
+
+    async def scenario(pilot: Pilot[None], app: CallBreakApp) -> None:
+        await wait_for(pilot, lambda: app.state == "human", "the person's turn")
+        await pilot.press("i")
+        await wait_for(pilot, lambda: "Hint:" in app.message.plain, "a hint")
+        await pilot.pause()
+        hint = app.message.plain
+        assert len(hint) > 78, hint
+        shown = " ".join(screen_text(app).split())
+        assert " ".join(hint.split()[-3:]) in shown, (hint, shown)
+
+    run_app(session, scenario)

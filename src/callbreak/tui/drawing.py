@@ -72,6 +72,9 @@ class TableDrawing(TableState):
         table.query_one("#status", Static).update(self._status(view), layout=False)
         message = table.query_one("#message", Static)
         message.update(self.message, layout=False)
+        rows = 1 if len(self.message.plain) <= table.size.width - 2 else 2  # a long hint wraps
+        if message.styles.height is None or message.styles.height.value != rows:
+            message.styles.height = rows
         wanted = {self.message_kind} - {""}
         if set(message.classes) != wanted:
             message.set_classes(wanted)
