@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from pathlib import Path
 
@@ -115,3 +116,15 @@ def test_an_illegal_action_through_the_session_changes_nothing() -> None:
     assert session.view() == before
     with pytest.raises(RuntimeError):
         session.apply_bot(0, 3)
+
+
+def test_a_rook_declarers_eighteen_cards_fit_in_80_columns() -> None:
+    """After taking the nest a Call Partner declarer holds 18 cards: each must keep its own
+    columns (clicks land on the card drawn there), the Rook's long face filling its card."""
+    hand = ["14R", "13R", "10R", "5R", "14Y", "12Y", "7Y", "5Y", "14G", "11G", "8G", "6G"]
+    hand += ["13B", "10B", "9B", "6B", "5B", "ROOK"]
+    layout = layout_hand(hand, 78)
+    assert layout.starts[-1] + layout.card_width <= 78
+    assert all(b >= a + layout.card_width for a, b in itertools.pairwise(layout.starts))
+    assert [layout.index_at(start) for start in layout.starts] == list(range(len(hand)))
+    assert "ROOK" in render_hand(layout).plain

@@ -131,7 +131,12 @@ def layout_hand(cards: Sequence[str], width: int) -> HandLayout:
     """Lay out a hand (already sorted) in ``width`` columns, as roomy as fits, centred."""
     ordered = tuple(cards)
     groups = len({c[-1] for c in ordered})
-    sizes = _sizes(max((len(face(c)) for c in ordered), default=2))
+    labels = sorted((len(face(c)) for c in ordered), reverse=True) or [2]
+    sizes = _sizes(labels[0])
+    if len(labels) > 1 and labels[1] < labels[0]:
+        # Last resort: the one long face (the Rook among 18 cards after the nest, at 80
+        # columns) fills its card edge to edge, the others keep a column between them.
+        sizes += _sizes(labels[1])[-1:]
     card_width, gap, suit_gap, boxed = sizes[-1]
     for card_width, gap, suit_gap, boxed in sizes:  # noqa: B007 (the fitting size is kept)
         total = len(ordered) * card_width + max(0, len(ordered) - 1) * gap
