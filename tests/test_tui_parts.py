@@ -13,7 +13,7 @@ from callbreak.cards import parse_card
 from callbreak.engine.tricks import beats
 from callbreak.record import read_records, replay
 from callbreak.tui.advice import explain
-from callbreak.tui.render import layout_hand, render_hand, sort_hand
+from callbreak.tui.render import layout_hand, render_hand, render_said, sort_hand
 from callbreak.tui.session import Session, hint_spec, level_of, next_free_path
 
 
@@ -128,3 +128,27 @@ def test_a_rook_declarers_eighteen_cards_fit_in_80_columns() -> None:
     assert all(b >= a + layout.card_width for a, b in itertools.pairwise(layout.starts))
     assert [layout.index_at(start) for start in layout.starts] == list(range(len(hand)))
     assert "ROOK" in render_hand(layout).plain
+
+
+def test_eight_seats_bids_fit_a_short_middle_in_two_columns() -> None:
+    """Snarples at 8 seats in 80×24: the middle has nine rows; the dealer's row and the high
+    bid were cut when the list ran down one column."""
+    names = [f"Seat {s + 1}" for s in range(8)]
+    said = ["1", "pass", "pass", "pass", "pass", "–", "–", "–"]
+    text = render_said(
+        list(range(8)),
+        names,
+        said,
+        to_act=5,
+        title="Deal 1 · auction",
+        footer="high bid 1",
+        facts="bid 1 by Seat 1",
+        height=9,
+    ).plain
+    lines = text.splitlines()
+    assert len(lines) <= 9
+    assert all(name in text for name in names) and "high bid 1" in text
+    roomy = render_said(
+        list(range(8)), names, said, to_act=5, title="t", footer="f", height=20
+    ).plain
+    assert len(roomy.splitlines()) == 8 + 4  # one column where there is room

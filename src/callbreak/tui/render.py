@@ -204,6 +204,21 @@ def render_hand(
     return text
 
 
+def _two_columns(rows: list[Text]) -> list[Text]:
+    """``rows`` as two columns side by side, the first half on the left."""
+    half = (len(rows) + 1) // 2
+    left, right = rows[:half], rows[half:]
+    column = max(len(row.plain) for row in left) + 3
+    out = []
+    for i, row in enumerate(left):
+        line = row.copy()
+        if i < len(right):
+            line.pad_right(column - len(line.plain))
+            line.append_text(right[i])
+        out.append(line)
+    return out
+
+
 # --------------------------------------------------------------------- the trick
 def relative(seat: int, human: int, players: int) -> int:
     """Where a seat sits seen from the person: 0 bottom, then on round the table (1 right …)."""
@@ -482,6 +497,9 @@ def render_said(
         shown = "…" if seat == to_act else said[seat]
         marker = "▶ " if seat == to_act else "  "
         rows.append(Text.assemble(marker, f"{names[seat]:<{width}}  ", (f"{shown:>2}", "bold")))
+    tail_rows = 1 + (1 if facts else 0)
+    if height is not None and len(rows) > 2 and len(rows) + tail_rows + 1 > height:
+        rows = _two_columns(rows)  # eight seats in 80×24: in turn order, down then across
     block = max(len(title), len(footer), len(facts), *(len(r.plain) for r in rows))
     head, foot = Text(title, style="bold"), Text(footer)
     head.align("center", block)
