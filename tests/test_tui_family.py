@@ -15,8 +15,8 @@ from textual.pilot import Pilot
 
 from callbreak import Rules
 from callbreak.bots import make_bot
-from callbreak.engine import Action, Observation
-from callbreak.faces import CARD_PHASES, seat_places
+from callbreak.engine import Action, Deal, Observation
+from callbreak.faces import CARD_PHASES, said, seat_places
 from callbreak.tui.app import CallBreakApp
 from callbreak.tui.keys import keys_help
 from callbreak.tui.screens import ChoiceScreen
@@ -265,3 +265,19 @@ def test_a_long_hint_is_shown_whole_at_80_columns() -> None:
         assert " ".join(hint.split()[-3:]) in shown, (hint, shown)
 
     run_app(session, scenario)
+
+
+def test_who_said_in_shows_while_the_others_decide() -> None:
+    """Donut's drop: a seat that stayed in showed a blank, like one still to answer."""
+    for seed in range(20):
+        deal = Deal(Rules.preset("donut"), seed=seed, dealer=3)
+        if deal.phase == "drop" and deal.to_act == 0:
+            break
+    else:
+        raise AssertionError("no deal offered the drop")
+    deal.act("in")
+    view = deal.observation(1)
+    assert said(view, 0) == "in" and said(view, 1) == said(view, 2) == said(view, 3) == ""
+    deal.act("out")
+    view = deal.observation(2)
+    assert (said(view, 0), said(view, 1), said(view, 2)) == ("in", "out", "")

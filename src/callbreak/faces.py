@@ -409,12 +409,23 @@ def said(view: Observation, seat: int) -> str:
         counts = dict(view.exchanges)
         return f"threw {counts[seat]}" if seat in counts else "–"
     if view.phase == "drop" or view.dropped:
-        # Who said "in" is not kept, only who is out; after the drop phase the rest are in.
+        # Only who is out is kept; the seats are asked in turn from the dealer's left, so one
+        # before the seat to act has answered "in" (or plays unasked), and after the drop
+        # phase the rest are in.
         if seat in view.dropped:
             return "out"
-        return "" if view.phase == "drop" else "in"
+        return "in" if view.phase != "drop" or _answered(view, seat) else ""
     bid = last_bid(view, seat)
     return "–" if bid is None else str(bid)
+
+
+def _answered(view: Observation, seat: int) -> bool:
+    """Whether ``seat`` comes before the seat to act in this deal's turn order."""
+    seats = view.dealt_in or tuple(range(view.players))
+    order = sorted(seats, key=lambda s: (s - view.dealer - 1) % view.players)
+    if view.to_act not in order or seat not in order:
+        return False
+    return order.index(seat) < order.index(view.to_act)
 
 
 def stat_text(view: Observation, seat: int, key: str) -> str | None:
