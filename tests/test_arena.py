@@ -240,6 +240,32 @@ def test_illegal_answers_are_counted_and_replaced(broken_bot: str) -> None:
     assert summary.json()["bots"][0]["illegal"] == broken.illegal
 
 
+class CrashingBot(BrokenBot):
+    """Raises instead of answering in the play (a bug in a bot author's code)."""
+
+    name = "crashing-test"
+
+    def act(self, observation: Observation) -> Action:
+        if observation.phase == "play":
+            raise RuntimeError("boom in my bot")
+        action: Action = observation.legal[0]
+        return action
+
+
+def test_a_bot_that_raises_is_counted_and_the_run_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(base._REGISTRY, "crashing-test", (CrashingBot, "raises in the play"))
+    config = ArenaConfig(
+        CALLBREAK, lineup(["crashing-test", "random", "random", "random"], 4), 2, 5
+    )
+    summary = summarize(run := run_arena(config, workers=1))
+    crashing = summary.bots[0]
+    assert crashing.games == 8 and crashing.illegal >= 8 * 13
+    example = run.illegal_examples[0]
+    assert "rotation" in example and "seat" in example and "RuntimeError: boom in my bot" in example
+
+
 # ------------------------------------------------------------------ statistics
 def test_statistics_helpers_against_hand_computed_values() -> None:
     assert mean([1, 2, 6]) == 3.0

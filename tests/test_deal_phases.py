@@ -372,3 +372,14 @@ def test_copy_is_independent() -> None:
         twin.act(rng.choice(twin.legal()))
     assert twin.phase == "over" and snapshot(deal) == before
     deal.act(deal.legal()[0])  # the original still plays on
+
+
+def test_an_observation_as_json_tells_a_blind_nil_from_a_nil() -> None:
+    # Blind nil scores twice a nil: a remote client reading the JSON must see which it was.
+    deal = Deal(Rules.preset("spades").replace(blind_nil=True), seed=3, dealer=3)
+    deal.act("blind nil")
+    deal.act("look")
+    deal.act(0)
+    document = deal.observation(2).to_dict()
+    assert document["calls"][:2] == [0, 0] and document["blind_nils"] == [0]
+    assert document["hand_size"] == 13

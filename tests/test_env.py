@@ -610,3 +610,76 @@ def test_openspiel_registration(name: str) -> None:
     returns = evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(0))
     assert len(returns) == game.num_players()
     assert all(game.min_utility() <= r <= game.max_utility() for r in returns)
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_a_calls_index_in_the_play_is_refused_not_played_as_a_card(fast: bool) -> None:
+    """The engine reads a whole number in the play as a card's own number (5 is the 7S): an
+    env that passed a call's index on played a card nobody chose, or fell out of step with
+    its kernel."""
+    e = env("callbreak", fast=fast)
+    e.reset(seed=0)
+    for _ in range(4):
+        e.step(e.encoder.action_index(3))
+    assert e.deal is not None and e.deal.phase == "play"
+    call = e.encoder.action_index(6)
+    agent = e.agent_selection
+    before = e.observe(agent)
+    assert before["action_mask"][call] == 0
+    with pytest.raises(IllegalAction, match="not an action of the play phase"):
+        e.step(call)
+    assert e.deal.trick == [] and e.agent_selection == agent
+    assert np.array_equal(e.observe(agent)["action_mask"], before["action_mask"])
+    e.step(int(np.flatnonzero(before["action_mask"])[0]))  # and it plays on
+    assert len(e.deal.trick) == 1
+
+
+def test_openspiel_refuses_a_calls_index_in_the_play() -> None:
+    pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed")
+    from callbreak.env import spiel
+
+    spiel.register()
+    state = pyspiel.load_game("python_callbreak").new_initial_state()
+    rng = random.Random(1)
+    while state.is_chance_node():
+        state.apply_action(rng.choice([o for o, _ in state.chance_outcomes()]))
+    encoder = Encoder(Rules.preset("callbreak"))
+    for _ in range(4):
+        state.apply_action(encoder.action_index(3))
+    call = encoder.action_index(6)
+    assert call not in state.legal_actions()
+    with pytest.raises(IllegalAction, match="not an action of the play phase"):
+        state.apply_action(call)
+    assert state.legal_actions()  # unchanged: still the first card to lead
+
+
+def test_an_open_ended_match_ends_after_its_deals_for_a_learner() -> None:
+    """Call Bridge's matches run until the players stop: a learner's match plays its
+    ``match_deals`` deals (as the arena's whole matches do) instead of never ending."""
+    e = env("callbridge", reward="match")
+    e.reset(seed=0)
+    rng = np.random.default_rng(0)
+    steps = 0
+    while not all(e.terminations.values()):
+        mask = e.observe(e.agent_selection)["action_mask"]
+        e.step(int(rng.choice(np.flatnonzero(mask))))
+        steps += 1
+        assert steps < 5_000, "the match did not end"
+    assert e.match is not None and e.match.over
+    assert len(e.match.scored_deals) == Rules.preset("callbridge").match_deals
+
+
+def test_the_match_is_current_mid_deal_on_the_kernel_too() -> None:
+    pytest.importorskip("numba", reason="the kernel needs numba (a default dependency)")
+    e = env("callbreak", reward="match")
+    assert e.fast
+    e.reset(seed=0)
+    for _ in range(10):
+        e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[-1]))
+    assert e.match is not None and e.match.deal.phase == "play"
+    assert e.possible_agents[e.match.to_act or 0] == e.agent_selection
+
+
+def test_a_step_before_reset_says_to_reset() -> None:
+    with pytest.raises(RuntimeError, match="call reset"):
+        env("donut").step(0)

@@ -497,6 +497,12 @@ class Rules:
                 )
         return dataclasses.replace(self, **changes)
 
+    def with_an_end(self) -> Rules:
+        """These rules, but an open-ended match (``match_end = open``, stopped only by its
+        players) plays ``match_deals`` deals: what a match played by programs needs (the
+        arena's whole matches, an env's ``reward="match"``)."""
+        return self.replace(match_end="deals") if self.match_end == "open" else self
+
     def options(self) -> dict[str, Any]:
         """Every option of this game with its value, by canonical name.
 

@@ -61,7 +61,7 @@ from callbreak.arena.errors import ArenaError as ArenaError
 from callbreak.arena.errors import SeatFault as SeatFault
 from callbreak.bots import Bot, make_bot, refusal, warm_up
 from callbreak.decks import DECKS
-from callbreak.engine import IllegalAction, Match
+from callbreak.engine import Action, IllegalAction, Match, Observation
 from callbreak.engine.deal import VOID, Deal, shuffled_deck
 from callbreak.engine.match import opening_deal
 from callbreak.rules import Rules
@@ -96,9 +96,8 @@ def single_deal_rules(rules: Rules) -> Rules:
 
 
 def whole_match_rules(rules: Rules) -> Rules:
-    """The rules of one whole-match arena game: the rules themselves, but an open-ended match
-    (``match_end = open``, stopped only by its players) plays ``match_deals`` deals."""
-    return rules.replace(match_end="deals") if rules.match_end == "open" else rules
+    """The rules of one whole-match arena game (``Rules.with_an_end``)."""
+    return rules.with_an_end()
 
 
 def lineup(seats: Sequence[str], players: int, *, rules: Rules | None = None) -> tuple[str, ...]:
@@ -418,7 +417,7 @@ def play_game(config: ArenaConfig, deal: DealSet, rotation: int, chunk: ChunkRes
         entry = entry_at(seat, rotation, players)
         started = clock()
         try:
-            action = bots[seat].act(observation)
+            action = _answer(bots[seat], observation)
         except SeatFault as fault:
             chunk.times_ms[entry].append((clock() - started) / 1e6)
             (chunk.timeouts if fault.kind == "timeout" else chunk.illegal)[entry] += 1
@@ -480,6 +479,18 @@ def play_game(config: ArenaConfig, deal: DealSet, rotation: int, chunk: ChunkRes
         if config.whole_matches
         else (),
     )
+
+
+def _answer(bot: Bot, observation: Observation) -> Action:
+    """The bot's action; a bot that raises gave no usable answer (``SeatFault``), which the
+    run counts against it, as an illegal one, and plays on: a bug in one bot does not stop
+    a long run, and its example names the deal, rotation and seat."""
+    try:
+        return bot.act(observation)
+    except SeatFault:
+        raise
+    except Exception as error:
+        raise SeatFault("illegal", f"the bot raised {type(error).__name__}: {error}") from error
 
 
 def _commitment(deal: Deal, seat: int) -> tuple[int | None, bool | None, int]:

@@ -94,8 +94,9 @@ import numpy as np
 import numpy.typing as npt
 
 from callbreak.decks import DECKS, REVERSED, ROOK_FREE, ROOK_SLOT, ROOK_STRIDE
-from callbreak.engine import Action, Observation
+from callbreak.engine import Action, IllegalAction, Observation
 from callbreak.engine.phases import DONE, GIVE, IN, OUT, TAKE, Auction, Call, Trump
+from callbreak.engine.words import CARD_ANSWERS
 from callbreak.rules import Rules
 
 SCORE_CLIP = 10.0
@@ -281,6 +282,19 @@ class Encoder:
     def action(self, index: int) -> Action:
         """The engine action of an index (a card as its name)."""
         return self.actions[self.checked(index)]
+
+    def action_in(self, index: Any, phase: str) -> Action:
+        """The engine action of an index chosen in ``phase``; a call's or bid's number where a
+        card is asked is refused (``IllegalAction``): the engine would read it as the card of
+        that number and play it."""
+        action = self.action(index)
+        if isinstance(action, int) and not isinstance(action, bool) and phase in CARD_ANSWERS:
+            raise IllegalAction(
+                f"action {index} is a call or bid of {action}, not an action of the {phase} "
+                "phase: choose one the action mask marks legal",
+                "phase",
+            )
+        return action
 
     def checked(self, index: Any) -> int:
         """A learner's action index as an ``int``, if it is one: a whole number inside the

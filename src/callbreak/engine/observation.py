@@ -167,6 +167,8 @@ class Observation:
             "settled": self.settled,
             "unplayed": self.unplayed,
             "stock_size": self.stock_size,
+            "hand_size": self.hand_size,
+            "blind_nils": list(self.blind_nils),
         }
 
 

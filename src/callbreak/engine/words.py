@@ -289,6 +289,11 @@ PHASE_WORDS: dict[str, PhaseWords] = {
 }
 """Every phase of the family, in the order their keys show in the help screen."""
 
+CARD_ANSWERS = frozenset(name for name, said in PHASE_WORDS.items() if said.answers == CARD)
+"""Phases answered with a card (the partner call names one not in the hand).  The engine
+reads a whole number there as a card's own number, so a face or an env that turns an index
+or a typed number into an action must not hand it a call's number in these phases."""
+
 
 def phase_words(name: str) -> PhaseWords:
     """The words of the phase ``name``; an unknown phase is asked and told by its name and its

@@ -117,7 +117,7 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
         }
         self._rng = random.Random()
         self._deal: Deal | None = None
-        self.match: Match | None = None
+        self._match: Match | None = None
         self.agents: list[str] = []
         kernels = compiled_kernels() if fast else None
         self._table: KernelTable | None = None
@@ -136,6 +136,14 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
         return self._table is not None
 
     @property
+    def match(self) -> Match | None:
+        """The match in progress with ``reward="match"`` (else None), caught up with the
+        kernel as ``deal`` is: its seat to act, legal actions and totals are current."""
+        if self._pending:
+            self._catch_up()
+        return self._match
+
+    @property
     def deal(self) -> Deal | None:
         """The deal in progress (the engine's ``Deal``, caught up with the kernel)."""
         if self._pending:
@@ -150,10 +158,10 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
         """Play the kernel's actions on the engine's deal (or match, which then books the
         deal's points and deals the next once the last card is in)."""
         pending, self._pending = self._pending, []
-        if self.match is not None:
+        if self._match is not None:
             for action in pending:
-                self.match.act(action)
-            self._deal = self.match.deal
+                self._match.act(action)
+            self._deal = self._match.deal
             return
         assert self._deal is not None
         for action in pending:
@@ -179,17 +187,17 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
         dealer = options.get("dealer")
         if self.reward_mode == "match":
             hands, deck = options.get("hands"), options.get("deck")
-            self.match = Match(
-                self.rules,
+            self._match = Match(
+                self.rules.with_an_end(),  # an open match (Call Bridge) would never end
                 seed=rng.getrandbits(63),
                 dealer=dealer,
                 hands=None if hands is None else [hands],
                 decks=None if deck is None else [deck],
                 deals_before=options.get("deal", 0),
             )
-            self.deal = self.match.deal
+            self.deal = self._match.deal
         else:
-            self.match = None
+            self._match = None
             self.deal = self._lone_deal(options, rng)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
@@ -241,8 +249,8 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
         """The engine's ``Observation`` for ``agent``'s seat: what a bot at that seat gets."""
         seat = self.agent_name_mapping[agent]
         deal = self.deal  # caught up with the kernel
-        if self.match is not None:
-            return self.match.observation(seat)
+        if self._match is not None:
+            return self._match.observation(seat)
         assert deal is not None, "call reset() first"
         return deal.observation(seat)
 
@@ -268,6 +276,8 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
 
     # ----------------------------------------------------------------- step
     def step(self, action: Any) -> None:
+        if self._deal is None:
+            raise RuntimeError("there is no deal to act in: call reset() first")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -276,10 +286,11 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
         if self._on_table:
             self._step_on_table(agent, index)
             return
-        engine_action = self.encoder.actions[index]
-        if self.match is not None:
-            self.match.act(engine_action)
-            self.deal = self.match.deal
+        assert self.deal is not None
+        engine_action = self.encoder.action_in(index, self.deal.phase)
+        if self._match is not None:
+            self._match.act(engine_action)
+            self.deal = self._match.deal
         else:
             assert self.deal is not None
             self.deal.act(engine_action)
@@ -307,8 +318,10 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
         assert table is not None
         engine_action = self.encoder.actions[index]
         if not table.act(index):
-            assert self.deal is not None
-            self.deal.act(engine_action)  # raises IllegalAction, naming the rule
+            deal = self.deal  # caught up with the kernel
+            assert deal is not None
+            self.encoder.action_in(index, deal.phase)  # a call's number in the play: refused
+            deal.act(engine_action)  # raises IllegalAction, naming the rule
             raise AssertionError(f"the kernel refused {engine_action!r}, the engine did not")
         self._pending.append(engine_action)
         self._cumulative_rewards[agent] = 0.0
@@ -318,7 +331,7 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
         if table.end == LIVE:
             self.agent_selection = self.possible_agents[table.to_act]
             return
-        if self.match is not None:
+        if self._match is not None:
             # The match books the deal and deals the next: it takes over from here.
             self._on_table = False
             self._catch_up()
@@ -335,15 +348,15 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
 
     def _current_totals(self) -> list[int]:
         """Points booked so far by seat, in tenths (the deal's once over; the match's)."""
-        if self.match is not None:
-            return [p.tenths for p in self.match.totals]
+        if self._match is not None:
+            return [p.tenths for p in self._match.totals]
         assert self.deal is not None
         points = self.deal.points if self.deal.over else None
         return [0] * self.rules.players if points is None else [p.tenths for p in points]
 
     def _after_action(self) -> None:
-        if self.match is not None:
-            over, seat = self.match.over, self.match.to_act
+        if self._match is not None:
+            over, seat = self._match.over, self._match.to_act
         else:
             assert self.deal is not None
             over, seat = self.deal.over, self.deal.to_act
@@ -361,17 +374,17 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
         )
         if self._table is not None and fresh:
             assert deal is not None
-            totals = self._totals if self.match is not None else None
+            totals = self._totals if self._match is not None else None
             self._table.load(deal.hands, deal.dealer, seat, totals)
             self._on_table = True
             # In a match the step that dealt this deal booked the last one's rewards.
-            self._stale_rewards = self.match is not None
-        if self.match is not None and self.match.out:
+            self._stale_rewards = self._match is not None
+        if self._match is not None and self._match.out:
             # Out of the game (Snarples at 33 or more): these seats are done for this match.
             gone = [
                 name
                 for name in self.agents
-                if self.agent_name_mapping[name] in self.match.out and not self.terminations[name]
+                if self.agent_name_mapping[name] in self._match.out and not self.terminations[name]
             ]
             for name in gone:
                 self.terminations[name] = True

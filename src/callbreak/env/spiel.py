@@ -261,7 +261,7 @@ class State(_StateBase):  # type: ignore[misc]
             if len(self.dealt) == self.to_deal:
                 self._start()
             return
-        move = self.encoder.action(action)
+        move = self.encoder.action_in(action, self.deal.phase)
         seat = self.deal.to_act
         assert seat is not None
         private = self.deal.phase in PRIVATE_PHASES and move != DONE

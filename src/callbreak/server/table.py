@@ -23,16 +23,14 @@ from typing import Any
 from callbreak.bots import Bot, make_bot
 from callbreak.engine import IllegalAction, Match
 from callbreak.engine.deal import Deal
-from callbreak.faces import CARD_PHASES, deal_result, summary_cell
+from callbreak.engine.words import CARD_ANSWERS
+from callbreak.faces import deal_result, summary_cell
 from callbreak.points import Points
 from callbreak.record import match_record
 from callbreak.record.fair import SCHEME, commitment, fair_record
 from callbreak.review import reviewable, reviewer, waiting_note
 from callbreak.rules import Rules
 from callbreak.server.store import SeatRow, TableRow
-
-_CARD_ANSWERS = CARD_PHASES | {"partner"}
-"""Phases answered with a card (the partner call names one that is not in the hand)."""
 
 SECRET_PHASES = frozenset({"discard", "exchange"})
 """Phases whose actions are cards thrown face down: only the seat that threw one may see it
@@ -138,7 +136,7 @@ class LiveTable:
         """
         deal = self.match.deal
         deck = deal.deck
-        cards = deal.phase in _CARD_ANSWERS
+        cards = deal.phase in CARD_ANSWERS
         if isinstance(action, str) and action not in deal.legal():
             if action.strip().isdecimal() and not cards:
                 return int(action)  # a call or bid as " 5" or "05": logged as 5
