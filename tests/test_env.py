@@ -683,3 +683,11 @@ def test_the_match_is_current_mid_deal_on_the_kernel_too() -> None:
 def test_a_step_before_reset_says_to_reset() -> None:
     with pytest.raises(RuntimeError, match="call reset"):
         env("donut").step(0)
+
+
+def test_a_preset_and_rules_of_another_game_are_refused() -> None:
+    with pytest.raises(ValueError, match="callbreak's, not spades'"):
+        env("spades", rules=Rules.preset("callbreak"))
+    assert env(rules=Rules.preset("donut")).rules.name == "donut"
+    assert SingleSeat(rules=Rules.preset("spades")).aec.rules.name == "spades"
+    assert env().rules.name == "callbreak"

@@ -78,7 +78,7 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
 
     def __init__(
         self,
-        preset: str = "callbreak",
+        preset: str | None = None,
         *,
         rules: Rules | None = None,
         players: int | None = None,
@@ -91,7 +91,12 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
             raise ValueError(f"reward={reward!r}: choose deal or match")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode={render_mode!r}: only 'ansi' is supported")
-        rules = rules if rules is not None else Rules.preset(preset)
+        if rules is not None and preset is not None and rules.name != preset:
+            raise ValueError(
+                f"the rules given are {rules.name}'s, not {preset}'s: give the preset or the "
+                "rules (rules=Rules.preset(...).replace(...) for a variant)"
+            )
+        rules = rules if rules is not None else Rules.preset(preset or "callbreak")
         if players is not None and players != rules.players:
             rules = rules.replace(players=players)
         self.rules = rules
@@ -429,6 +434,7 @@ def render_text(env: CallBreakEnv) -> str:
     return "\n".join(lines)
 
 
-def env(preset: str = "callbreak", **kwargs: Any) -> CallBreakEnv:
-    """The AEC env of a preset (PettingZoo's usual ``env()`` constructor)."""
+def env(preset: str | None = None, **kwargs: Any) -> CallBreakEnv:
+    """The AEC env of a preset (PettingZoo's usual ``env()`` constructor; Call Break by
+    default, or the game of ``rules=``)."""
     return CallBreakEnv(preset, **kwargs)

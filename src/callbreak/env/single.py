@@ -41,7 +41,7 @@ class SingleSeat(gymnasium.Env[ObsDict, np.int64]):
 
     def __init__(
         self,
-        preset: str = "callbreak",
+        preset: str | None = None,
         *,
         opponents: str | Sequence[str] = "heuristic",
         seat: int = 0,
