@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 
 from callbreak import Match
 from callbreak.arena import ArenaConfig, ArenaError, lineup, run_arena, summarize
+from callbreak.arena import play as play_module
 from callbreak.arena.remote import RemoteBot, RemoteSeatDown, parse_remote
 from callbreak.bots import base
 from callbreak.bots.heuristic import HeuristicBot
@@ -182,6 +183,8 @@ def test_a_bot_that_is_down_is_reported_clearly() -> None:
     observation = match.observation(match.to_act)
     with pytest.raises(RemoteSeatDown, match="stopped answering"):
         bot.act(observation)
+    with pytest.raises(RemoteSeatDown):  # mid-run it stops the run, not counted as illegal
+        play_module._answer(bot, observation)
     result = runner.invoke(
         app, ["arena", "--seat", url + "#wait_s=0.2", "--rules", "callbreak-bhoos", "--deals", "1"]
     )

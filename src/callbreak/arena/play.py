@@ -487,7 +487,7 @@ def _answer(bot: Bot, observation: Observation) -> Action:
     a long run, and its example names the deal, rotation and seat."""
     try:
         return bot.act(observation)
-    except SeatFault:
+    except (SeatFault, ArenaError):  # a remote seat that is down stops the run
         raise
     except Exception as error:
         raise SeatFault("illegal", f"the bot raised {type(error).__name__}: {error}") from error
