@@ -313,7 +313,9 @@ def arena(
     option: OptionFlag = None,
     deals: Annotated[
         int,
-        typer.Option(min=1, help="Distinct deals; each is played once per seat rotation (4×)."),
+        typer.Option(
+            min=1, help="Distinct deals; each is played once per seat rotation (once a seat)."
+        ),
     ] = 1000,
     seed: Annotated[
         int, typer.Option(help="Seed of the deals and the bots: the same seed, the same games.")
@@ -668,7 +670,7 @@ def serve(
     ] = 0.7,
     log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
 ) -> None:
-    """Serve online tables: play Call Break with friends in the browser."""
+    """Serve online tables: play any game of the family with friends in the browser."""
     from callbreak.server.config import ServerConfig, async_db_url
     from callbreak.server.run import serve as run_server
 
@@ -697,8 +699,8 @@ def serve_bot(
         int | None,
         typer.Option(
             min=0,
-            help="Worker processes for the decisions (default: one per CPU for a bot that "
-            "takes budget_ms, such as the expert; 0: threads for any bot).",
+            help="Worker processes for the decisions (default: one per CPU, at least four, for "
+            "a bot that takes budget_ms, such as the expert; 0: threads for any bot).",
         ),
     ] = None,
     max_budget_ms: Annotated[
