@@ -8,6 +8,7 @@ in CI it must be there (``.ci/run`` installs it), elsewhere its absence skips.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -390,3 +391,25 @@ def test_a_deal_of_the_family_games_in_the_browser(
         assert "Match over" in page.inner_text(".match-result")
     assert not errors, errors
     context.close()
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_rook_declarers_eighteen_cards_stay_on_the_screen(browser: Browser, width: int) -> None:
+    """A Call Partner declarer holds 18 cards after the nest: the row overlaps them as it needs
+    (it ran off the left edge, where the first cards could not be clicked)."""
+    css = (Path(__file__).parents[1] / "src/callbreak/server/static/css/style.css").read_text()
+    cards = "".join(f'<div class="card" data-card="{i}R">{i}</div>' for i in range(1, 19))
+    page = browser.new_page(viewport={"width": width, "height": 800})
+    try:
+        page.set_content(
+            f'<style>{css}</style><main><div class="hand" style="--n: 18">{cards}</div></main>'
+        )
+        boxes = page.locator(".hand .card").evaluate_all(
+            "cs => cs.map(c => { const r = c.getBoundingClientRect(); return [r.left, r.right]; })"
+        )
+        assert len(boxes) == 18
+        assert boxes[0][0] >= 0 and boxes[-1][1] <= width, boxes
+        assert all(b[0] > a[0] for a, b in itertools.pairwise(boxes))  # each one shows
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+    finally:
+        page.close()

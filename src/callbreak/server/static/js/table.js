@@ -314,7 +314,7 @@ class TableView {
   }
 
   stat(obs, seat, key) {
-    if (key === "call") return obs.calls[seat];
+    if (key === "call") return (obs.blind_nils || []).includes(seat) ? "blind nil" : obs.calls[seat];
     if (key === "bid") {
       let last = null;
       for (const [who, bid] of obs.bids) if (who === seat) last = bid;
@@ -465,7 +465,8 @@ class TableView {
     const picking = myTurn && control === "cards";
     const legal = new Set(picking ? obs.legal.filter((v) => typeof v === "string") : []);
     const cards = sortCards(obs.hand);
-    const hand = el("div.hand", { "aria-label": "your hand" });
+    // --n lets the cards overlap as much as the row needs (18 in a Rook declarer's hand)
+    const hand = el("div.hand", { "aria-label": "your hand", style: `--n: ${Math.max(cards.length, 2)}` });
     for (const name of cards) {
       const playable = legal.has(name);
       const extra = { class: playable ? "legal" : picking ? "dim" : "" };
@@ -478,7 +479,9 @@ class TableView {
       hand.append(cardEl(name, extra));
     }
     const dealtIn = !obs.dealt_in || !obs.dealt_in.length || obs.dealt_in.includes(you.seat);
-    if (!cards.length) hand.append(el("span.muted", { text: dealtIn ? "No cards in hand." : "You are out of the game: you watch the others play it out." }));
+    const unseen = obs.legal.includes("look");  // Spades' blind nil: the cards are not seen yet
+    const none = unseen ? "You have not looked at your cards yet." : dealtIn ? "No cards in hand." : "You are out of the game: you watch the others play it out.";
+    if (!cards.length) hand.append(el("span.muted", { text: none }));
     return hand;
   }
 
@@ -607,7 +610,8 @@ class TableView {
   /** The review is offered to a seated player for every played-out deal. */
   canReview(deal) {
     const { table, you } = this.state;
-    return Boolean(table.reviewable) && you.seat !== null && !deal.void && !deal.unplayed;
+    const dealtIn = !deal.dealt_in || !deal.dealt_in.length || deal.dealt_in.includes(you.seat);
+    return Boolean(table.reviewable) && you.seat !== null && dealtIn && !deal.void && !deal.unplayed;
   }
 
   reviewLinks(deals) {
