@@ -526,7 +526,7 @@ class TableView {
     return el("section.scoreboard", {}, el("h3", { text: "Scores" }),
       el("div.scroll", {}, el("table.scores", {}, el("thead", {}, head), el("tbody", {}, rows),
         el("tfoot", {}, el("tr", {}, el("th", { text: "Total" }), totals.map((t) => el("th", { text: t })))))),
-      el("p.muted.small", { text: `${live ? `${live}, then points. ` : ""}${game.scoring}${table.lowest_wins ? " Lower is better." : ""}` }));
+      el("p.muted.small", { text: scoringNote(live, game.scoring, table.lowest_wins) }));
   }
 
   overlays(state) {
@@ -645,6 +645,15 @@ class TableView {
 /** "KH" → "K♥" in a line of the review. */
 function reviewText(text) {
   return text.replace(/\b([2-9TJQKA])([SHDC])\b/g, (_, rank, suit) => cardLabel(rank + suit));
+}
+
+/** The scoresheet's note: what a cell holds and how the game scores, each said once (a game's
+ * own scoring text may already name the cell or say that lower is better). */
+function scoringNote(live, scoring, lowestWins) {
+  const said = scoring.toLowerCase();
+  const cells = live && !said.startsWith(live.toLowerCase()) ? `${live}, then points. ` : "";
+  const lower = lowestWins && !said.includes("lower is better") ? " Lower is better." : "";
+  return `${cells}${scoring}${lower}`;
 }
 
 /** A review document (``callbreak.review.review_document``) as the page shows it. */
