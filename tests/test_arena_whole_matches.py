@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from callbreak import Rules
 from callbreak.arena import ArenaConfig, ArenaRun, run_arena, summarize
-from callbreak.arena.play import GameResult, entry_at, whole_match_rules
+from callbreak.arena.play import GameResult, entry_at
 from callbreak.arena.pool import PoolConfig, run_pool
 from callbreak.cli.main import app
 from callbreak.record import replay
@@ -87,7 +87,7 @@ def test_a_countdown_match_runs_down_to_zero() -> None:
 
 
 def test_an_open_ended_match_plays_its_number_of_deals() -> None:
-    rules = whole_match_rules(Rules.preset("callbridge"))
+    rules = Rules.preset("callbridge").with_an_end()
     assert rules.match_end == "deals"
     config = ArenaConfig(
         Rules.preset("callbridge"), ("random",) * 4, deals=1, seed=1, whole_matches=True

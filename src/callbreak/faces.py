@@ -419,10 +419,15 @@ def said(view: Observation, seat: int) -> str:
     return "–" if bid is None else str(bid)
 
 
+def turn_order(view: Observation) -> list[int]:
+    """The seats dealt in, from the dealer's left round the table: the order they are asked."""
+    seats = view.dealt_in or tuple(range(view.players))
+    return sorted(seats, key=lambda s: (s - view.dealer - 1) % view.players)
+
+
 def _answered(view: Observation, seat: int) -> bool:
     """Whether ``seat`` comes before the seat to act in this deal's turn order."""
-    seats = view.dealt_in or tuple(range(view.players))
-    order = sorted(seats, key=lambda s: (s - view.dealer - 1) % view.players)
+    order = turn_order(view)
     if view.to_act not in order or seat not in order:
         return False
     return order.index(seat) < order.index(view.to_act)

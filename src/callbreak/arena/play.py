@@ -95,11 +95,6 @@ def single_deal_rules(rules: Rules) -> Rules:
     return rules.replace(**{k: v for k, v in wanted.items() if k in rules.options()})
 
 
-def whole_match_rules(rules: Rules) -> Rules:
-    """The rules of one whole-match arena game (``Rules.with_an_end``)."""
-    return rules.with_an_end()
-
-
 def lineup(seats: Sequence[str], players: int, *, rules: Rules | None = None) -> tuple[str, ...]:
     """One spec for every seat, one per side (given ``rules`` with partnerships: it fills its
     side's seats), or exactly one per seat; each spec must name a known bot, and, given
@@ -161,9 +156,7 @@ class ArenaConfig:
 
     @cached_property
     def game_rules(self) -> Rules:
-        return (
-            whole_match_rules(self.rules) if self.whole_matches else single_deal_rules(self.rules)
-        )
+        return self.rules.with_an_end() if self.whole_matches else single_deal_rules(self.rules)
 
     @property
     def teams(self) -> tuple[tuple[int, ...], ...]:

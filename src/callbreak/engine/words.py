@@ -85,7 +85,8 @@ class PhaseWords:
     recap: str = ""
     """What ``--plain`` recalls before asking: ``calls`` or ``bids`` so far, or the ``nest``."""
     keys: tuple[tuple[str, str], ...] = ()
-    """The help screen's lines for this phase's keys (a line two phases share shows once)."""
+    """The help screen's lines for this phase's keys (a line two phases share shows once);
+    ``{calls}`` in a key stands for the game's range of calls."""
     suit_keys: str = ""
     """What the suit letters also do in this phase, added to their help line."""
     keys_hint: str = ""
@@ -117,7 +118,7 @@ PHASE_WORDS: dict[str, PhaseWords] = {
         logged="a call of {action!r}",
         typed_number=True,
         recap="calls",
-        keys=(("1–13", "type your call, then Enter"),),
+        keys=(("{calls}", "type your call, then Enter"),),
         keys_hint="Your call: ← → and Enter, type the number, or click it",
         click_hint="Your call:",
     ),

@@ -291,14 +291,14 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
         if self._on_table:
             self._step_on_table(agent, index)
             return
-        assert self.deal is not None
-        engine_action = self.encoder.action_in(index, self.deal.phase)
+        deal = self.deal
+        assert deal is not None  # reset() made one
+        engine_action = self.encoder.action_in(index, deal.phase)
         if self._match is not None:
             self._match.act(engine_action)
             self.deal = self._match.deal
         else:
-            assert self.deal is not None
-            self.deal.act(engine_action)
+            deal.act(engine_action)
         self._cumulative_rewards[agent] = 0.0
         self._book()
 

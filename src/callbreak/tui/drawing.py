@@ -22,6 +22,7 @@ from callbreak.faces import (
     seat_facts,
     seat_places,
     trick_winner,
+    turn_order,
 )
 from callbreak.tui.base import Drawn, TableScreen, TableState
 from callbreak.tui.render import (
@@ -137,7 +138,7 @@ class TableDrawing(TableState):
         session = self.session
         players = session.players
         if view.phase in ("call", "misdeal", "declare"):
-            order = [(view.dealer + 1 + i) % players for i in range(players)]
+            order = turn_order(view)
             made = sum(c for c in view.calls if c is not None)
             rules = session.rules  # a minimum only where the game has the option (not Oh Hell)
             floor = rules.min_total_calls if "min_total_calls" in rules.shape.options else None
@@ -220,8 +221,7 @@ class TableDrawing(TableState):
     ) -> RenderableType:
         """The middle before the tricks: what each seat said this phase, the deal's facts."""
         players = self.session.players
-        seats = view.dealt_in or tuple(range(players))
-        order = sorted(seats, key=lambda s: (s - view.dealer - 1) % players)
+        order = turn_order(view)
         shown = [said(view, seat) for seat in range(players)]
         title = f"Deal {view.deal_number} · {view.phase}"
         if view.phase == "auction":

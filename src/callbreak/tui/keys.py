@@ -23,8 +23,6 @@ KEYS_HELP: tuple[tuple[str, str], ...] = (
     ("Enter", "play the card under the cursor (or make the call)"),
     ("as, td, 10h", "type a card: rank then suit (t or 10 is the ten, 1 also the ace)"),
     ("s h d c", "on their own: jump to that suit"),
-    *PHASE_WORDS["call"].keys,
-    *PHASE_WORDS["misdeal"].keys,
     ("mouse", "click a card, a call, a button, or a key below"),
     ("i", "hint: the expert's choice and why"),
     ("l", "the last trick"),
@@ -52,22 +50,20 @@ def keys_help(rules: Any) -> list[tuple[str, str]]:
         suits = "on their own: jump to that suit" + "".join(said.suit_keys for said in phases)
         keys.append(("s h d c", suits))
     for said in phases:
-        keys += [_in_range(line, rules) for line in said.keys if line not in keys]
-    keys += KEYS_HELP[6:]
+        keys += [(key.format(calls=_calls(rules)), meaning) for key, meaning in said.keys]
+    keys = list(dict.fromkeys(keys))
+    keys += KEYS_HELP[4:]
     if reviewable(rules):
         keys.insert(-3, ("r", "on a deal's result: the solver's review of your cards and call"))
     return keys
 
 
-def _in_range(line: tuple[str, str], rules: Any) -> tuple[str, str]:
-    """A help line that types a call (``1–13``) with the range the game in force offers
-    (Call Bridge 2–12, Spades 0–13, Judgement 0–7)."""
-    key, meaning = line
-    if key != "1–13":
-        return line
-    phase = next(p for p in rules.shape.phases if p.name == "call")
-    numbers = phase.values(rules) or (rules.min_call, rules.max_call)
-    return f"{min(numbers)}–{max(numbers)}", meaning
+def _calls(rules: Any) -> str:
+    """The calls the game in force offers, for the help's ``{calls}`` (Call Bridge 2–12,
+    Spades 0–13, Judgement 0–7)."""
+    phase = next((p for p in rules.shape.phases if p.name == "call"), None)
+    numbers = (phase.values(rules) if phase else ()) or (rules.min_call, rules.max_call)
+    return f"{min(numbers)}–{max(numbers)}"
 
 
 class TableKeys(TableState):
