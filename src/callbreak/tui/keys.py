@@ -54,7 +54,7 @@ def keys_help(rules: Any) -> list[tuple[str, str]]:
     keys = list(dict.fromkeys(keys))
     keys += KEYS_HELP[4:]
     if reviewable(rules):
-        keys.insert(-3, ("r", "on a deal's result: the solver's review of your cards and call"))
+        keys.insert(-3, ("r", "on a deal's result: the review of your decisions"))
     return keys
 
 

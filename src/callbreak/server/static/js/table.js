@@ -565,7 +565,7 @@ class TableView {
                 columns.map((key) => el("td", { "data-col": key, text: summaryValue(deal, s.seat, key) ?? "–" })))))));
       document.querySelectorAll(".deal-result").forEach((old) => old.remove());
       const review = this.canReview(deal) ? el("button.review-link", {
-        type: "button", text: "Review", "data-deal": deal.number, title: "The solver's review of your cards in this deal",
+        type: "button", text: "Review", "data-deal": deal.number, title: "The review of your decisions in this deal",
         onclick: () => { close(); this.openReview(deal.number); },
       }) : null;
       const node = el("div.deal-result.panel", { role: "status", "aria-label": "deal result" },
