@@ -413,3 +413,70 @@ def test_a_rook_declarers_eighteen_cards_stay_on_the_screen(browser: Browser, wi
         assert page.evaluate("document.documentElement.scrollWidth") <= width
     finally:
         page.close()
+
+
+@pytest.mark.parametrize(
+    ("preset", "players"),
+    [("rook-call-partner", None), ("oh-hell", 7), ("horsethief", 5), ("spades", None)],
+)
+def test_on_a_phone_the_facts_and_the_seats_stay_clear_and_on_the_screen(
+    browser: Browser, server: ThreadServer, preset: str, players: int | None
+) -> None:
+    """The facts box (trump, partner, hand size) sat under the top seat panels at these tables,
+    and a Spades side panel started off the left edge of the screen."""
+    width = 390
+    context = browser.new_context(
+        viewport={"width": width, "height": 844}, is_mobile=True, has_touch=True
+    )
+    page = context.new_page()
+    page.goto(f"{server.http}/")
+    page.fill("#create-name", "Asha")
+    page.select_option("#create-preset", preset)
+    if players is not None:
+        page.select_option("#create-players", str(players))
+    page.click("#create-btn")
+    page.click("#start-btn")
+    page.wait_for_selector(".felt .seat")
+    phases: set[str] = set()
+    while not page.locator(".deal-info .info").count():  # Call Partner's: once bid and named
+        if not family_turn(page, phases, set()):
+            page.wait_for_timeout(40)
+    # measured in one go: a message between two measures may draw the table again
+    facts, felt, seats = page.evaluate(
+        """() => {
+            const box = (e) => {
+                const r = e.getBoundingClientRect();
+                return [r.left, r.top, r.right, r.bottom];
+            };
+            return [box(document.querySelector('.deal-info')), box(document.querySelector('.felt')),
+                    [...document.querySelectorAll('.felt .seat')].map(box)];
+        }"""
+    )
+    assert facts[3] <= felt[1] + 1, (facts, felt)  # above the felt, so under no panel
+    assert all(s[0] >= 0 and s[2] <= width for s in seats), seats
+    context.close()
+
+
+def test_a_phones_result_card_shows_the_total_beside_a_dropped_name(browser: Browser) -> None:
+    """ "(dropped)" after a name widened the first column until the total ran off the card."""
+    css = (Path(__file__).parents[1] / "src/callbreak/server/static/css/style.css").read_text()
+    head = "".join(f"<th>{h}</th>" for h in ("", "bid", "won", "points", "total"))
+    row = (
+        '<tr class="dropped"><td class="who">Sagarmatha {i}<span class="small"> (dropped)</span>'
+        "</td><td>pass</td><td>–</td><td>+3</td><td data-col='total'>−12</td></tr>"
+    )
+    rows = "".join(row.format(i=i) for i in range(8))
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    try:
+        page.set_content(
+            f"<style>{css}</style><div class='deal-result panel'><h2>Deal 3 result</h2>"
+            f"<table class='scores'><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+            "</div>"
+        )
+        card = page.locator(".deal-result").evaluate("e => e.getBoundingClientRect().right")
+        totals = page.locator("td[data-col='total']").evaluate_all(
+            "ts => ts.map(t => t.getBoundingClientRect().right)"
+        )
+        assert len(totals) == 8 and max(totals) <= card, (totals, card)
+    finally:
+        page.close()

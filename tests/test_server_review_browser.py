@@ -8,6 +8,8 @@ so no numba compilation is waited for.
 
 from __future__ import annotations
 
+import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -87,4 +89,37 @@ def test_a_game_the_solver_does_not_play_is_reviewable_in_the_browser(
     page.click("#start-btn")
     page.wait_for_selector(".felt")
     assert page.evaluate("window.cb.state.table.reviewable") is True
+    context.close()
+
+
+def test_a_rook_review_names_cards_and_colours_as_the_table_does(
+    browser: Browser, server: ThreadServer
+) -> None:
+    """The review of a Call Partner deal showed the engine's codes ("13Y", trump "B")."""
+    from test_server_browser import family_turn
+
+    created = create_table(
+        server.http, "Asha", preset="rook-call-partner", options={}, seed=4, practice=True
+    )
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto(f"{server.http}{created['seat_url']}")
+    page.wait_for_selector("#start-btn")
+    page.click("#start-btn")
+    page.wait_for_selector(".felt")
+    phases: set[str] = set()
+    greyed: set[int] = set()
+    deadline = time.monotonic() + 120
+    while page.locator(".deal-result .review-link").count() == 0:
+        assert time.monotonic() < deadline, "the deal did not end"
+        if not family_turn(page, phases, greyed):
+            page.wait_for_timeout(40)
+    page.click(".deal-result .review-link")
+    page.wait_for_selector(".overlay.review .review-lines li", timeout=60_000)
+    lines = page.locator(".overlay.review .review-lines li").all_inner_texts()
+    assert "trump" in phases and any(line.startswith("trump") for line in lines), lines
+    text = "\n".join(lines)
+    assert not re.search(r"\b(1[0-4]|[1-9])[RYGB]\b|\bROOK\b", text), text
+    assert not re.search(r"^trump.*\b[RYGB]\b", text, re.MULTILINE), text
+    assert re.search(r"\b\d+ (red|yellow|green|black)\b", text), text
     context.close()

@@ -216,3 +216,16 @@ def test_a_playout_reviews_decision_before_the_play_is_named_by_its_phase() -> N
     assert decision_line(drop, 0).plain == "drop  ✓ in: a best choice (+1.0)"
     card = PlayoutDecision(3, 1, "KH", ("KH", "2H"), {"KH": Points.whole(2), "2H": Points(0)})
     assert decision_line(card, 0).plain == " 3  ✓ K♥: a best card (+2.0)"
+
+
+def test_a_choice_of_trump_is_named_by_its_suit_words() -> None:
+    """ "trump: B was worth…" said a suit by its engine letter."""
+    values = {"B": Points.whole(3), "G": Points.whole(-1), "R": Points.whole(-2)}
+    chose = PlayoutDecision(0, 0, "R", ("B", "G", "R"), values, kind="trump")
+    assert decision_line(chose, 0).plain == (
+        "trump  ✗ trump: B blacks was worth +3.0; your R reds -2.0 · cost 5"
+    )
+    spades = PlayoutDecision(
+        0, 0, "S", ("S", "H"), {"S": Points.whole(1), "H": Points(0)}, kind="trump"
+    )
+    assert decision_line(spades, 0).plain == "trump  ✓ ♠ spades: a best choice (+1.0)"

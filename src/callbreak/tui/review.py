@@ -25,6 +25,8 @@ from rich.text import Text
 from textual.widgets import Static
 
 from callbreak.cards import SUIT_SYMBOLS, SUITS
+from callbreak.decks import DECKS
+from callbreak.faces import suit_label
 from callbreak.points import Points
 from callbreak.review import (
     ReviewRefused,
@@ -43,6 +45,8 @@ if TYPE_CHECKING:
 
 _CARD = re.compile(r"\b([2-9TJQKA])([SHDC])\b")
 _SYMBOL = dict(zip(SUITS, SUIT_SYMBOLS, strict=True))
+_SUIT_WORDS = {letter: suit_label(deck, letter) for deck in DECKS.values() for letter in deck.suits}
+_SUIT = re.compile(r"\b[" + "".join(_SUIT_WORDS) + r"]\b")
 
 STYLES = {"blunder": "bold red", "mistake": "bold red", "hidden": "yellow"}
 """How a decision that lost value is marked: a blunder red, bad luck (the hidden cards) yellow."""
@@ -59,9 +63,13 @@ PLAYOUT_LEGEND = (
 )
 
 
-def faces(text: str) -> str:
-    """``KH`` → ``K♥`` in a line of the review, as the table shows cards."""
-    return _CARD.sub(lambda m: m.group(1) + _SYMBOL[m.group(2)], text)
+def faces(text: str, kind: str = "play") -> str:
+    """``KH`` → ``K♥`` in a line of the review, as the table shows cards; in a choice of trump
+    (``kind``) the suit letters too, ``B`` → ``B blacks``."""
+    text = _CARD.sub(lambda m: m.group(1) + _SYMBOL[m.group(2)], text)
+    if kind != "trump":
+        return text
+    return _SUIT.sub(lambda m: _SUIT_WORDS[m.group(0)], text)
 
 
 def decision_line(decision: Decision, call: int) -> Text:
@@ -70,18 +78,20 @@ def decision_line(decision: Decision, call: int) -> Text:
     line = Text(f"{decision.trick:>2}  " if kind == "play" else f"{kind}  ", style="dim")
     if decision.mistake:
         line.append("✗ ", style=STYLES.get(decision.verdict, "bold red"))
-        line.append(faces(decision.text(call)), style=STYLES.get(decision.verdict, "bold red"))
+        line.append(
+            faces(decision.text(call), kind), style=STYLES.get(decision.verdict, "bold red")
+        )
         line.append(f" · cost {decision.lost}", style="bold")
         return line
     if decision.values is not None:
         value = decision.played_value
         line.append("✓ ", style="green")
         best = "a best card" if kind == "play" else "a best choice"
-        line.append(faces(f"{decision.played}: {best} ({_signed(value)})"))
+        line.append(faces(f"{decision.played}: {best} ({_signed(value)})", kind))
         return line
     line.append("  ")
     text = decision.text(call)
-    line.append(faces(text.split(": ", 1)[1] if ": " in text else text), style="dim")
+    line.append(faces(text.split(": ", 1)[1] if ": " in text else text, kind), style="dim")
     return line
 
 

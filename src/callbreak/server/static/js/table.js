@@ -285,12 +285,12 @@ class TableView {
       felt.append(this.seatPanel(state, seat, seatSpot(offset, n)));
     }
     felt.append(this.trickView(state, base));
-    felt.append(this.dealInfo(state));
 
     const frag = [
       el("div.status-line", {}, el("span", { text: statusText(state, this) }),
         el("span.muted.small", { text: ` · ${table.title || ""} · table ${table.code}${table.spectators ? ` · ${table.spectators} watching` : ""}` })),
-      felt,
+      // The facts sit beside the felt, not in it: on a phone they go above it, clear of the seats.
+      el("div.felt-wrap", {}, this.dealInfo(state), felt),
       this.actionBar(state, myTurn),
       this.handView(state, myTurn),
       this.nestView(obs),
@@ -358,7 +358,7 @@ class TableView {
       const value = this.stat(obs, seat, key);
       return el("span", { class: `stat ${key}`, text: `${this.statLabel(key)} ${value ?? "–"}` });
     });
-    return el(`div.${classes.join(".")}`, { "data-seat": seat, "data-side": side >= 0 ? side : null, style: `left:${spot.x}%;top:${spot.y}%` },
+    return el(`div.${classes.join(".")}`, { "data-seat": seat, "data-side": side >= 0 ? side : null, style: `--x:${spot.x}%;top:${spot.y}%` },
       el("div.seat-name", {}, this.name(seat), seat === state.you.seat ? el("span.you", { text: " (you)" }) : null),
       el("div.seat-stats", {}, stats),
       el("div.badges", {}, badges));
@@ -561,7 +561,7 @@ class TableView {
             el("table.scores", {},
               el("thead", {}, el("tr", {}, ["", ...columns].map((h) => el("th", { text: h ? this.columnLabel(h) : "" })))),
               el("tbody", {}, state.table.seats.map((s) => el(`tr${(deal.dropped || []).includes(s.seat) ? ".dropped" : ""}`, {},
-                el("td", { text: this.name(s.seat) + ((deal.dropped || []).includes(s.seat) ? " (dropped)" : "") }),
+                el("td.who", {}, this.name(s.seat), (deal.dropped || []).includes(s.seat) ? el("span.small", { text: " (dropped)" }) : null),
                 columns.map((key) => el("td", { "data-col": key, text: summaryValue(deal, s.seat, key) ?? "–" })))))));
       document.querySelectorAll(".deal-result").forEach((old) => old.remove());
       const review = this.canReview(deal) ? el("button.review-link", {
@@ -642,9 +642,15 @@ class TableView {
   }
 }
 
-/** "KH" → "K♥" in a line of the review. */
-function reviewText(text) {
-  return text.replace(/\b([2-9TJQKA])([SHDC])\b/g, (_, rank, suit) => cardLabel(rank + suit));
+/** A line of the review as the table says it: "KH" → "K♥", "13Y" → "13 yellow", "ROOK" → "Rook",
+ * and in a choice of trump (``kind``) the suit letters "B/G" → "♠ spades/● green". */
+function reviewText(text, kind) {
+  const words = text
+    .replace(/\b([2-9TJQKA])([SHDC])\b/g, (card) => cardLabel(card))
+    .replace(/\b(1[0-4]|[1-9])([RYGB])\b/g, (card) => cardLabel(card))
+    .replace(/\bROOK\b/g, "Rook");
+  if (kind !== "trump") return words;
+  return words.replace(/\b([SHDCRYGB])\b/g, (suit) => `${SUIT_SYMBOL[suit]} ${SUIT_NAME[suit]}`);
 }
 
 /** The scoresheet's note: what a cell holds and how the game scores, each said once (a game's
@@ -664,7 +670,7 @@ function reviewNodes(review, name) {
   const lost = mistakes.length ? `${mistakes.length} of ${review.decisions.length} ${noun}s lost value (−${review.lost} in all).` : `No ${noun} of the ${review.decisions.length} lost value: a perfect line.`;
   const lines = review.decisions.map((d) => {
     const lostValue = d.verdict === "blunder" || d.verdict === "mistake" || d.verdict === "hidden";
-    const text = lostValue || !solved ? reviewText(d.text) : d.values ? `trick ${d.trick}: ${cardLabel(d.played)}, a best card` : reviewText(d.text);
+    const text = lostValue || !solved ? reviewText(d.text, d.kind) : d.values ? `trick ${d.trick}: ${cardLabel(d.played)}, a best card` : reviewText(d.text, d.kind);
     return el(`li.decision.${d.verdict}`, { "data-trick": d.trick, "data-verdict": d.verdict },
       text, lostValue ? el("strong.cost", { text: ` · cost ${d.lost}` }) : null);
   });
