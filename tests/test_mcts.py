@@ -113,6 +113,21 @@ def test_it_plays_matches_legally_and_reproducibly(preset: str) -> None:
     assert records[0] == records[1]
 
 
+@pytest.mark.parametrize("preset", ["oh-hell", "judgement", "spades"])
+def test_the_other_call_games_are_played_by_the_heuristic(preset: str) -> None:
+    """Oh Hell's short hands once reached its Call Break trees: "hands do not fit the trick"."""
+    rules = Rules.preset(preset)
+    rules = rules.replace(match_end="deals:1") if "match_end" in rules.options() else rules
+    bots = [make_bot("mcts:worlds=2,iterations=20", seed=s) for s in range(rules.players)]
+    match = Match(rules, seed=1)
+    for _ in range(3 * 52):
+        if match.over:
+            break
+        seat = match.to_act
+        assert seat is not None
+        match.act(bots[seat].act(match.observation(seat)))
+
+
 def test_options_are_checked() -> None:
     with pytest.raises(ValueError, match="at least 1"):
         MctsBot(worlds=0)

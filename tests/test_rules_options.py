@@ -91,7 +91,7 @@ GOOD: dict[str, list[tuple[Any, Any]]] = {
     "min_bid": [(5, 5), (1, 1), ("13", 13)],
     "max_bid": [(13, 13), (200, 200), ("150", 150)],
     "bid_step": [(1, 1), (5, 5), ("10", 10), (50, 50)],
-    "forced_bid": [(None, None), ("none", None), (4, 4), (0, 0), (200, 200)],
+    "forced_bid": [(None, None), ("none", None), (4, 4), (0, 0), (13, 13)],
     "last_trick_points": [(20, 20), (0, 0), ("10", 10), (100, 100)],
     "score_multiplier": [(1, 1), (10, 10), ("10", 10), (100, 100)],
     "blind_nil": [(True, True), ("on", True), ("off", False)],
@@ -139,7 +139,7 @@ BAD: dict[str, tuple[list[Any], list[str]]] = {
     ),
     "tie_break": (["coin", None, ""], ["extra_deal", "shared"]),
     "first_dealer": (["oldest", None, ""], ["random", "draw_low", "draw_high"]),
-    "players": (["x", None, True], ["2", "8"]),  # a number: the game's own range (below)
+    "players": (["x", None, True, "9"], ["played by 4"]),  # always the game's own range
     "min_bid": ([0, 201, "x", None, True], ["1", "200"]),
     "max_bid": ([0, 201, "x", None], ["1", "200"]),
     "bid_step": ([0, 51, "x", None], ["1", "50"]),
@@ -199,6 +199,16 @@ def test_replace_accepts_every_allowed_value(name: str, given: Any, stored: Any)
     base = preset_with(name)
     if name == "min_call":
         base = base.replace(max_call=13)
+    # options that other options bound (the games' limits): a base where every value fits
+    rook = Rules.preset("rook-call-partner")
+    if name == "max_call":
+        base = base.replace(min_total_calls=None)  # four calls of 1 never make 8
+    elif name in ("min_bid", "max_bid"):
+        base = rook.replace(bid_step=1, min_bid=1)  # bids in points (Batak's are tricks)
+    elif name == "bid_step":
+        base = rook.replace(min_bid=50)
+    elif name == "last_trick_points":
+        base = rook.replace(max_bid=180)
     rules = base.replace(**{name: given})
     assert getattr(rules, name) == stored
     assert type(getattr(rules, name)) is type(stored)

@@ -19,11 +19,50 @@ import dataclasses
 import json
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
+from functools import cache
 from typing import Any
 
 from callbreak.games import PRESETS, Game, find_game, find_preset
 from callbreak.points import Points
+
+
+def _clash(rules: Rules) -> str | None:
+    """Why options of the call games, each allowed, cannot be played together."""
+    own = rules.shape.options
+    if "min_total_calls" in own and rules.min_total_calls is not None:
+        most = rules.players * rules.max_call
+        if rules.min_total_calls > most:
+            return (
+                f"min_total_calls={rules.min_total_calls} can never be reached: "
+                f"{rules.players} calls of at most max_call={rules.max_call} make {most}"
+            )
+    return None
+
+
+@cache
+def game_facts(game: str) -> dict[str, Any]:
+    """The values a game holds fixed: every field of ``Rules`` that is not one of its options
+    (Snarples' bids 1 to 5, its shared ties), as its first preset sets them.
+
+    A rules set of the game under another name (a record's own preset name) gets them too, so
+    no game ever plays by another game's defaults; ``match_deals`` is left to the game's
+    schedule and to ``deals:N``."""
+    own = find_game(game).options
+    base = next((p for p in PRESETS.values() if p.game == game), None)
+    preset = {} if base is None else dict(base.options)
+    defaults = {f.name: f for f in fields(Rules)}
+    facts: dict[str, Any] = {}
+    for option in OPTIONS:
+        if option.name in own or option.name in ("match_deals", "players"):
+            continue
+        if option.name in preset:
+            facts[option.name] = option.check(preset[option.name])
+        else:
+            default = defaults[option.name]
+            factory = default.default_factory
+            facts[option.name] = default.default if factory is MISSING else factory()
+    return facts
 
 
 @dataclass(frozen=True)
@@ -90,9 +129,12 @@ def _success_window(value: Any) -> str:
 def _match_end(value: Any) -> str:
     if value in ("deals", "open"):
         return str(value)
-    if isinstance(value, str) and re.fullmatch(r"(deals|target):[1-9]\d{0,3}", value):
+    if isinstance(value, str) and re.fullmatch(r"deals:[1-9]\d?|target:[1-9]\d{0,3}", value):
         return value
-    raise ValueError("choose one of deals (play match_deals deals), deals:N, target:T, open")
+    raise ValueError(
+        "choose one of deals (play match_deals deals), deals:N (N from 1 to 99), target:T "
+        "(T from 1 to 9999), open"
+    )
 
 
 def _faces(value: Any) -> str:
@@ -208,8 +250,9 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         "match_end",
         "deals | deals:N | target:T | open",
-        "deals = play match_deals deals; deals:N = N deals; target:T = first to reach T at the "
-        "end of a deal (the higher total if several); open = until the players stop.",
+        "deals = play match_deals deals (5 where the game has no match_deals); deals:N = N "
+        "deals; target:T = first to reach T at the end of a deal (the higher total if several); "
+        "open = until the players stop.",
         _match_end,
     ),
     Option(
@@ -435,11 +478,13 @@ class Rules:
                 checked = option.check(value)
             except ValueError as error:
                 why = str(error)
-                if option.name == "players" and type(value) is int:
+                if option.name == "players":
                     why = self._seats_text(shape)  # the game's range, not every game's
                 raise ValueError(f"{option.name}={value!r} is not allowed: {why}") from None
             if checked != value or type(checked) is not type(value):
                 object.__setattr__(self, option.name, checked)
+        for name, value in game_facts(self.game).items():
+            object.__setattr__(self, name, value)
         low, high = shape.seats
         if not low <= self.players <= high:
             raise ValueError(f"players={self.players!r} is not allowed: {self._seats_text(shape)}")
@@ -463,6 +508,9 @@ class Rules:
                 f"min_bid={self.min_bid} is above max_bid={self.max_bid}: "
                 "min_bid must not exceed max_bid"
             )
+        clash = _clash(self) or (shape.limits(self) if shape.limits is not None else None)
+        if clash is not None:
+            raise ValueError(clash)
 
     def _seats_text(self, shape: Game) -> str:
         low, high = shape.seats
@@ -481,12 +529,23 @@ class Rules:
         return cls(name=name, game=preset.game, **preset.options)
 
     @classmethod
+    def of_game(cls, game: str) -> Rules:
+        """The rules of the game ``game``'s first preset (``ohhell``: Oh Hell's)."""
+        first = next((p.name for p in PRESETS.values() if p.game == game), None)
+        return cls(game=find_game(game).name) if first is None else cls.preset(first)
+
+    @classmethod
     def presets(cls) -> list[str]:
         return list(PRESETS)
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some options changed; an unknown name or bad value is a ValueError."""
         own = self.shape.options
+        end, deals = str(changes.get("match_end", "")), changes.get("match_deals")
+        if end.startswith("deals:") and deals is not None and str(deals) != end[6:]:
+            raise ValueError(
+                f"match_end={end} and match_deals={deals} say different lengths: give one of them"
+            )
         for name in changes:
             if name not in OPTION_BY_NAME:
                 raise ValueError(f"unknown rule option {name!r}: choose from {', '.join(own)}")

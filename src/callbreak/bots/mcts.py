@@ -32,7 +32,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from callbreak.bots.base import CALLS, register_bot
+from callbreak.bots.base import register_bot
+from callbreak.bots.expert import compiled_search_plays
 from callbreak.bots.heuristic import HeuristicBot
 from callbreak.cards import CARD_NAMES, RANK_COUNT, SUIT_MASKS, parse_card
 from callbreak.engine import Action, Observation
@@ -113,7 +114,9 @@ class MctsBot:
         self._search()
 
     def act(self, observation: Observation) -> Action:
-        if observation.rules.shape.policy != CALLS:
+        # Its trees are the compiled Call Break deal's: Oh Hell's changing hands and Spades'
+        # sides are not (it failed there with "hands do not fit the trick").
+        if not compiled_search_plays(observation.rules):
             return self._heuristic.act(observation)
         if observation.phase == "call":
             return self.call(observation)

@@ -64,8 +64,10 @@ class Face:
     """A seat's status line, by stat name (``faces.STAT_LABELS``)."""
     summary: tuple[str, ...]
     """The columns of a finished deal's summary (``faces.COLUMN_LABELS``)."""
-    scoring: str
-    """One line on how the game scores, for the rules panel and the result card."""
+    scoring: str | Callable[[Any], str]
+    """One line on how the game scores, for the rules panel and the scoresheet: words, or
+    words made from the rules in force where the game's options change its scoring
+    (``faces.scoring_text`` reads either)."""
     stock: bool = False
     """Whether the undealt stock matters to the players (it is drawn from) and is shown."""
 
@@ -183,6 +185,9 @@ class Game:
     summary: Callable[[Any], str] | None = None
     """The game in a few sentences under the given rules, for the help screen; None: told
     from its shape and phases alone (the five-card games, Batak, Call Partner)."""
+    limits: Callable[[Any], str | None] | None = None
+    """Why options that are each allowed cannot be played together in this game (a Batak bid
+    of more tricks than a hand holds), or None; ``Rules`` refuses such rules with it."""
 
     def side(self, seat: int) -> tuple[int, ...]:
         """The seats that play with ``seat`` (itself included): its partnership, or itself."""

@@ -6,7 +6,7 @@ trump rules.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from callbreak.engine.games import deal_round
 from callbreak.engine.phases import Auction, Play, Trump
@@ -36,6 +36,18 @@ def batak_scores(deal: Deal) -> list[Points]:
     ]
 
 
+def _limits(rules: Any) -> str | None:
+    """A contract is counted in tricks: none may ask for more than a hand holds."""
+    if rules.max_bid > rules.hand_size:
+        return (
+            f"max_bid={rules.max_bid} asks for more tricks than a hand of {rules.hand_size} "
+            f"holds: give at most {rules.hand_size}"
+        )
+    if rules.forced_bid is not None and rules.forced_bid > rules.max_bid:
+        return f"forced_bid={rules.forced_bid} is above max_bid={rules.max_bid}"
+    return None
+
+
 GAME = register(
     Game(
         name="batak",
@@ -56,6 +68,7 @@ GAME = register(
         ),
         policy="trump-auction",
         swing=_swing,
+        limits=_limits,
         hints=Hints(
             no_trick="+5",
             defend="as a defender each trick is +1",

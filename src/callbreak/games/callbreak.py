@@ -39,6 +39,32 @@ _MUST_TRUMP = {
 }
 
 
+_WINDOW = {
+    "at_least": "at least the call",
+    "call_or_one_over": "the call or one more",
+    "exact": "exactly the call",
+}
+
+
+def scoring(rules: Any) -> str:
+    """The scoresheet's line under the rules in force (Call Bridge's window and bonus too)."""
+    window = rules.success_window
+    over = rules.overtrick_points
+    made = "call" + (f" + {over} per extra trick" if over != Points(0) else "")
+    if window == "at_least":
+        text = f"call/won, then points: {made}, or −call"
+    else:
+        said = _WINDOW.get(window) or f"the call to the call plus {window.rsplit(':', 1)[1]}"
+        text = f"call/won, then points: {made} if the tricks are {said}, else −call"
+    if rules.bonus_call is not None:
+        text += f"; a made call of {rules.bonus_call} or more scores {rules.bonus_points}"
+        if rules.scoring == "callbridge" and window != "call_or_one_over":
+            text += " (with the call or one more)"
+    if rules.score_multiplier != 1:
+        text += f"; every score × {rules.score_multiplier}"
+    return text + "."
+
+
 def summary(rules: Any) -> str:
     """Call Break's deal in a few sentences under the rules in force (the help screen)."""
     parts = [f"Call {rules.min_call} to {rules.max_call} tricks; spades are always trump."]
@@ -78,7 +104,7 @@ GAME = register(
         face=Face(
             stats=("call", "won"),
             summary=("call", "won", "points", "total"),
-            scoring="call/won, then points: call + 0.1 per extra trick, or −call.",
+            scoring=scoring,
         ),
         policy="calls",
         swing=_swing,

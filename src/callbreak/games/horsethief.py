@@ -4,11 +4,20 @@ nothing, first to 15."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from callbreak.engine.games import deal_upcard_next
 from callbreak.engine.phases import Exchange, HorsethiefDrop, Play, TurnedTrump
-from callbreak.games import TURNED_OUT, Face, Game, Hints, Preset, Scale, register
+from callbreak.games import (
+    TURNED_OUT,
+    Face,
+    Game,
+    Hints,
+    Preset,
+    Scale,
+    match_end_text,
+    register,
+)
 from callbreak.points import Points
 
 if TYPE_CHECKING:
@@ -35,6 +44,11 @@ def horsethief_scores(deal: Deal) -> list[Points]:
     return [Points.whole(v) for v in out]
 
 
+def scoring(rules: Any) -> str:
+    """The scoresheet's line under the rules in force (the match's end is an option)."""
+    return "+1 a trick, −5 for staying in and winning none. " + match_end_text(rules)
+
+
 GAME = register(
     Game(
         name="horsethief",
@@ -50,7 +64,7 @@ GAME = register(
         face=Face(
             stats=("won", "score"),
             summary=("won", "points", "total"),
-            scoring="Race to 15: +1 a trick, −5 for staying in and winning none.",
+            scoring=scoring,
             stock=True,
         ),
         policy="five-card",

@@ -105,7 +105,7 @@ class ExactCall(Phase):
         if bid is None or not 0 <= bid <= size:
             raise IllegalAction(
                 f"{action!r} is not a bid: bid a whole number of tricks from 0 to {size}",
-                "max_call",
+                "bid",
             )
         if bid == self.hooked(deal):
             raise IllegalAction(
@@ -154,6 +154,15 @@ _MISS = {
 }
 
 
+def scoring(rules: Any) -> str:
+    """The scoresheet's line under the rules in force (Oh Hell's and Judgement's differ)."""
+    ppt = rules.points_per_trick
+    made = f"{ppt} a trick" + (f" plus {rules.exact_bonus}" if rules.exact_bonus else "")
+    hook = "; the dealer may not make the bids add up" if rules.hook else ""
+    miss = _MISS[rules.miss_points].format(ppt=ppt)
+    return f"Bid your tricks exactly: an exact bid scores {made}; {miss}{hook}."
+
+
 def summary(rules: Any) -> str:
     """Oh Hell and Judgement in a few sentences under the rules in force (the help screen)."""
     sizes = schedule(rules)
@@ -199,8 +208,7 @@ GAME = register(
         face=Face(
             stats=("call", "won"),
             summary=("call", "won", "points", "total"),
-            scoring="Bid your tricks exactly: 1 a trick plus 10 for an exact bid (Judgement: "
-            "10 + the bid if exact, else 0); the dealer may not make the bids add up.",
+            scoring=scoring,
         ),
         policy="calls",
         swing=_swing,

@@ -121,7 +121,7 @@ class SpadesCall(Phase):
         bid = number_of(action)
         most = self._most(deal, seat)
         if bid is None or not 0 <= bid <= most:
-            rule = "cap_side_bids" if bid is not None and most < bid <= 13 else "max_call"
+            rule = "cap_side_bids" if bid is not None and most < bid <= 13 else "bid"
             why = " (partners together at most 13)" if rule == "cap_side_bids" else ""
             raise IllegalAction(f"{action!r} is not a bid: bid 0 (nil) to {most} tricks{why}", rule)
         self._record(deal, seat, bid, bid)
@@ -188,6 +188,16 @@ def _swing(rules: Scale) -> float:
     return 660.0
 
 
+def scoring(rules: Any) -> str:
+    """The scoresheet's line under the rules in force (blind nil, the mercy rule, the end)."""
+    nil = "nil ±100 (blind ±200)" if rules.blind_nil else "nil ±100"
+    mercy = f"; a side at {rules.mercy_threshold} or less loses" if rules.mercy_rule else ""
+    return (
+        "Partners 0+2 against 1+3: 10 a trick bid if the side makes it, +1 a bag (10 bags "
+        f"−100), −10 a trick bid if set; {nil}{mercy}. {match_end_text(rules)}"
+    )
+
+
 def summary(rules: Any) -> str:
     """Spades in a few sentences under the rules in force (the help screen)."""
     parts = [
@@ -231,8 +241,7 @@ GAME = register(
         face=Face(
             stats=("call", "won"),
             summary=("call", "won", "points", "total"),
-            scoring="Partners 0+2 against 1+3: 10 a trick bid if the side makes it, +1 a bag "
-            "(10 bags −100), −10 a trick bid if set; nil ±100 (blind ±200). 500 wins.",
+            scoring=scoring,
         ),
         policy="calls",
         swing=_swing,
