@@ -8,7 +8,7 @@ import random
 import pytest
 
 from callbreak import Deal, Rules
-from callbreak.cards import hand_names, iter_cards
+from callbreak.cards import CARD_NAMES, hand_names, iter_cards
 from callbreak.engine.deal import play_rules
 from callbreak.engine.fast import PlayState, random_card, random_playout
 
@@ -46,7 +46,7 @@ def test_play_state_agrees_with_deal(options: dict[str, object]) -> None:
             assert state.legal() == deal.legal_mask()
             assert hand_names(state.legal()) == deal.legal()
             card = rng.choice(list(iter_cards(state.legal())))
-            deal.act(card)
+            deal.act(CARD_NAMES[card])
             state.play(card)
             assert state.tricks == deal.tricks
         assert state.over
@@ -109,7 +109,7 @@ def kernel_choices(deal: Deal, draws: list[float]) -> None:
     used = 0
     while deal.to_act is not None:
         mask = deal.legal_mask()
-        deal.act(random_card(mask, draws[used]))
+        deal.act(CARD_NAMES[random_card(mask, draws[used])])
         used += 1
 
 

@@ -561,3 +561,16 @@ def test_a_record_with_more_thrown_in_deals_than_the_limit_replays() -> None:
     assert report.deals == len(match.entries)
     assert report.totals == match.totals
     assert report.complete
+
+
+@pytest.mark.parametrize("bad", [-1, 2**63, 2**70, 1.5, True, "7"])
+def test_a_seed_outside_63_bits_is_refused(bad: Any) -> None:
+    """Records hold seeds from 0 to 2**63 - 1 (docs/record-format.md): a match dealt from any
+    other would write a record that other readers cannot take."""
+    with pytest.raises(ValueError, match=r"seed must be a whole number from 0 to 2\*\*63 - 1"):
+        Match(Rules.preset("callbreak"), seed=bad)
+
+
+@pytest.mark.parametrize("seed", [0, 2**63 - 1])
+def test_the_seeds_at_either_end_of_the_range_deal(seed: int) -> None:
+    assert Match(Rules.preset("callbreak"), seed=seed).seed == seed

@@ -329,6 +329,14 @@ class Deal:
         self.dealt_stock = ()
         if hands is not None and deck is not None:
             raise ValueError("give the hands or the deck, not both")
+        if seed is not None and (hands is not None or deck is not None):
+            # Kept, the seed would claim a shuffle that deals other cards: a review that deals
+            # the deal again from it would find the record's cards illegal.
+            given = "hands" if hands is not None else "deck"
+            raise ValueError(
+                f"give the {given} or a seed to shuffle, not both: seed {seed!r} deals cards "
+                f"of its own, not the {given} given"
+            )
         if deck is not None:
             layout = dealing(self._check_deck(deck), self._deal_order(), self.hand_size)
             self._lay_out(layout, takers)
@@ -818,8 +826,15 @@ class Deal:
         return "".join(self.deck.suits[s] for s in range(len(masks)) if not hand & masks[s])
 
     def card_or_refuse(self, action: Action) -> int:
-        """The card an action names, or IllegalAction saying how cards are written."""
-        if isinstance(action, bool) or not isinstance(action, (int, str)):
+        """The card an action names, or IllegalAction saying how cards are written.
+
+        Only a name: the card's int is the engine's inner code, so a number where a card is
+        asked (a bot still answering a call) would otherwise play a card nobody chose.
+        """
+        if isinstance(action, int) and not isinstance(action, bool):
+            example = "1R" if self.deck.has_rook else "AS"
+            raise IllegalAction(f"{action} is not a card: name it like {example!r}", "card")
+        if not isinstance(action, str):
             example = "1R or 14G" if self.deck.has_rook else "AS or TD"
             raise IllegalAction(f"{action!r} is not a card: play a card such as {example}", "card")
         try:

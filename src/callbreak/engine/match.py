@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from callbreak.decks import DECKS, STANDARD, Deck
+from callbreak.decks import DECKS, ROOK_FREE, STANDARD, Deck
 from callbreak.engine.actions import Action
 from callbreak.engine.deal import OVER, VOID, Deal
 from callbreak.engine.games import Context
@@ -30,6 +30,22 @@ Real tables throw in a deal now and then (a misdeal, calls too few); a hundred i
 only happens when the actions chosen can never let a deal be played, such as a driver
 that always calls the lowest call under ``min_total_calls``.
 """
+
+
+MAX_SEED = 2**63 - 1
+"""The largest seed a match takes: records hold seeds as 63-bit integers (docs/record-format.md),
+so that every reader, one with signed 64-bit integers too, reads them back exactly."""
+
+
+def check_seed(seed: object, what: str = "seed") -> int:
+    """``seed`` as a match or shuffle seed: a whole number from 0 to ``MAX_SEED``.
+
+    ``random.Random`` takes anything hashable, so without this check -1, 2**70, 1.5 or True
+    would deal a match whose record no other reader can take (or ``True`` would read as 1).
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"{what} must be a whole number from 0 to 2**63 - 1, not {seed!r}")
+    return seed
 
 
 class EndlessRedeal(RuntimeError):
@@ -75,7 +91,7 @@ def draw_first_dealer(
     while True:
         cards = rng.sample(deck.cards, len(seats))
         rounds.append(tuple((s, deck.names[c]) for s, c in zip(seats, cards, strict=True)))
-        ranks = [c % deck.stride for c in cards]
+        ranks = [-1 if deck.has_rook and c == ROOK_FREE else c % deck.stride for c in cards]
         target = min(ranks) if method == "draw_low" else max(ranks)
         seats = [s for s, r in zip(seats, ranks, strict=True) if r == target]
         if len(seats) == 1:
@@ -113,6 +129,9 @@ def opening_context(rules: Rules, deals_before: int = 0) -> Context | None:
 
 class Match:
     """A whole match under ``rules``; see docs/design.md.
+
+    ``seed`` (a whole number from 0 to ``MAX_SEED``, 2**63 - 1, as records hold it; None
+    draws one) reproduces the first dealer and every shuffle.
 
     ``hands`` (optional) gives the hands of successive deals in order, void
     deals included, instead of shuffling: replays and duplicate arenas use it.
@@ -166,7 +185,7 @@ class Match:
         self.players = rules.players
         if seed is None:
             seed = random.SystemRandom().getrandbits(63)
-        self.seed = seed
+        self.seed = check_seed(seed)
         """The match's seed (drawn at random when none is given, so every record reproduces)."""
         self._rng = random.Random(seed)
         if dealer is None:
@@ -249,6 +268,11 @@ class Match:
         """
         if self.over:
             return
+        if self.rules.match_end != "open":
+            raise ValueError(
+                f"only an open-ended match (match_end = open) is finished by its players; "
+                f"this one ends by match_end = {self.rules.match_end}"
+            )
         if self.tie_break:
             raise ValueError("a tie-break deal is under way: it decides the match")
         if self.deal.log:

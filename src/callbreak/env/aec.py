@@ -31,6 +31,7 @@ selected once for PettingZoo's dead step (``step(None)``) and leaves ``agents``.
 
 from __future__ import annotations
 
+import operator
 import random
 from typing import Any
 
@@ -40,6 +41,7 @@ from pettingzoo import AECEnv
 
 from callbreak.bots.encoding import Encoder, Mask, Vector
 from callbreak.engine import Action, Deal, Match, Observation, observe_public
+from callbreak.engine.games import Context
 from callbreak.engine.match import opening_context, scheduled_size
 from callbreak.env.batch import LIVE, KernelTable, compiled_kernels
 from callbreak.rules import Rules
@@ -48,6 +50,10 @@ ENV_PRESETS: tuple[str, ...] = tuple(Rules.presets())
 """The presets the env serves: every preset of the engine."""
 
 ObsDict = dict[str, Any]
+
+ActionIndex = int | np.integer[Any] | float
+"""What ``step`` and ``action_of`` take as an action index: a whole number inside the action
+space, as a Python int, a numpy integer or a whole float (``Encoder.checked``)."""
 
 
 class CallBreakEnv(AECEnv):  # type: ignore[misc]
@@ -189,7 +195,7 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
             self._rng = random.Random(seed)
         options = options or {}
         rng = self._rng
-        dealer = options.get("dealer")
+        dealer = self._dealer_option(options)
         if self.reward_mode == "match":
             hands, deck = options.get("hands"), options.get("deck")
             self._match = Match(
@@ -220,18 +226,11 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
         else (seeded) one drawn from the seed, so that every hand size comes up; a known
         deal defaults to the schedule's first."""
         rules = self.rules
-        dealer = options.get("dealer")
+        dealer = self._dealer_option(options)
         if dealer is None:
             dealer = rng.randrange(rules.players)
         known = "hands" in options or "deck" in options
-        schedule = rules.shape.schedule
-        context, size = None, None
-        if schedule is not None:
-            deals = len(schedule(rules))
-            number = options.get("deal", 0 if known else rng.randrange(deals))
-            if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number < deals:
-                raise ValueError(f"deal={number!r}: a deal of the schedule, from 0 to {deals - 1}")
-            context, size = opening_context(rules, number), scheduled_size(rules, number)
+        context, size = self._schedule_deal(options, known, rng)
         if known:
             return Deal(
                 rules,
@@ -248,6 +247,45 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
             )
             if not deal.over:
                 return deal
+
+    def _dealer_option(self, options: dict[str, Any]) -> int | None:
+        """``options["dealer"]`` as a seat (None: the seed draws one); anything else, such as
+        the text "1", is refused here rather than failing deep in the engine."""
+        dealer = options.get("dealer")
+        if dealer is None:
+            return None
+        n = self.rules.players
+        try:
+            seat = operator.index(dealer)  # an int or a numpy integer
+        except TypeError:
+            seat = -1
+        if isinstance(dealer, bool) or not 0 <= seat < n:
+            raise ValueError(f"dealer={dealer!r}: the dealer is a seat from 0 to {n - 1}")
+        return seat
+
+    def _schedule_deal(
+        self, options: dict[str, Any], known: bool, rng: random.Random
+    ) -> tuple[Context | None, int | None]:
+        """The context and hand size of a lone deal: where the hand size changes deal by deal,
+        those of the schedule's deal ``options["deal"]`` (else of a deal drawn from the seed,
+        or the first for a known deal); elsewhere none, and only deal 0 is a deal to ask for,
+        as OpenSpiel's ``deal`` parameter says (silently ignored, 99 would look honoured)."""
+        rules = self.rules
+        schedule = rules.shape.schedule
+        if schedule is None:
+            if "deal" in options:
+                number = options["deal"]
+                if isinstance(number, bool) or not isinstance(number, int) or number != 0:
+                    raise ValueError(
+                        f"deal={number!r}: {rules.title}'s deals are all alike; only deal 0 is "
+                        "one to ask for"
+                    )
+            return None, None
+        deals = len(schedule(rules))
+        number = options.get("deal", 0 if known else rng.randrange(deals))
+        if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number < deals:
+            raise ValueError(f"deal={number!r}: a deal of the schedule, from 0 to {deals - 1}")
+        return opening_context(rules, number), scheduled_size(rules, number)
 
     # ---------------------------------------------------------------- views
     def observation_of(self, agent: str) -> Observation:
@@ -396,9 +434,10 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
             if gone:
                 self._deads_step_first()
 
-    def action_of(self, index: int) -> Action:
-        """The engine action an action index stands for."""
-        return self.encoder.action(index)
+    def action_of(self, index: ActionIndex) -> Action:
+        """The engine action an action index stands for.  Any index ``step`` takes (an int, a
+        numpy integer such as ``np.flatnonzero`` gives, a whole float), checked the same way."""
+        return self.encoder.action(self.encoder.checked(index))
 
 
 def render_text(env: CallBreakEnv) -> str:

@@ -50,7 +50,7 @@ import numpy as np
 import numpy.typing as npt
 
 from callbreak.bots.encoding import Encoder
-from callbreak.cards import RANK_COUNT, RANKS, SUIT_MASKS
+from callbreak.cards import FULL_DECK, RANK_COUNT, RANKS, SUIT_MASKS, hand_names
 from callbreak.engine import tricks
 from callbreak.engine.deal import play_rules
 from callbreak.engine.kernel import score_table
@@ -730,7 +730,16 @@ class BatchCallBreak:
         self, hands: Array | None = None, dealers: Array | None = None
     ) -> tuple[Array, Array]:
         """Deal every table afresh (from the seed, or the given hand masks ``[n, 4]`` and
-        dealers); the observation and action mask of each table's first seat to act."""
+        dealers); the observation and action mask of each table's first seat to act.
+
+        Given hands and dealers are checked first (``ValueError`` with the reason, no table
+        touched): the compiled code trusts them, and would play a seat 9 or a card dealt
+        twice as it found them.
+        """
+        if dealers is not None:
+            dealers = _checked_dealers(dealers, self.n)
+        if hands is not None:
+            hands = _checked_hands(hands, self.n)
         k = self._k
         k_rules = play_rules(self.rules)
         self._steps = 0
@@ -797,6 +806,46 @@ class BatchCallBreak:
             out = np.empty(self.n, np.int64)
         self._k.random_actions(rng, self._state, self._legal, self._layout, out)
         return out
+
+
+def _checked_dealers(dealers: Any, n: int) -> Array:
+    """One dealer per table, each a seat of the table."""
+    given = np.asarray(dealers)
+    if given.shape != (n,):
+        raise ValueError(f"dealers: give one dealer per table, shape ({n},), not {given.shape}")
+    if given.dtype.kind not in "iu":
+        raise ValueError(f"dealers: seats are whole numbers, not {given.dtype}")
+    bad = (given < 0) | (given >= PLAYERS)
+    if bad.any():
+        table = int(np.argmax(bad))
+        raise ValueError(
+            f"dealers: table {table}: {given[table]} is not a seat (0 to {PLAYERS - 1})"
+        )
+    return given
+
+
+def _checked_hands(hands: Any, n: int) -> Array:
+    """Each table's four hands as card masks: 13 cards each, no card twice, so the whole deck."""
+    given = np.asarray(hands)
+    if given.shape != (n, PLAYERS):
+        raise ValueError(
+            f"hands: give {PLAYERS} hand masks per table, shape ({n}, {PLAYERS}), not {given.shape}"
+        )
+    if given.dtype.kind not in "iu":
+        raise ValueError(f"hands: hands are card masks (whole numbers), not {given.dtype}")
+    for table, row in enumerate(given.tolist()):
+        seen = 0
+        for seat, mask in enumerate(row):
+            where = f"hands: table {table}, seat {seat}"
+            if not 0 <= mask <= FULL_DECK:
+                raise ValueError(f"{where}: {mask} is not a mask of the 52 cards")
+            if mask.bit_count() != HAND:
+                raise ValueError(f"{where} holds {mask.bit_count()} cards; each needs {HAND}")
+            if mask & seen:
+                cards = " ".join(hand_names(mask & seen))
+                raise ValueError(f"{where}: {cards} already dealt to another seat")
+            seen |= mask
+    return given
 
 
 def compiled_kernels() -> _Kernels | None:

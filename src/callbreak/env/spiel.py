@@ -35,6 +35,7 @@ may not see (another seat's discard into the Rook nest or Horsethief exchange):
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
@@ -257,7 +258,7 @@ class State(_StateBase):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         if self.deal is None:
-            self.dealt.append(int(action))
+            self.dealt.append(self._chance_card(action))
             if len(self.dealt) == self.to_deal:
                 self._start()
             return
@@ -269,6 +270,29 @@ class State(_StateBase):  # type: ignore[misc]
         self.moves.append((seat, int(action), private))
         if self.unseen:
             self._see()
+
+    def _chance_card(self, action: int) -> int:
+        """``action`` as a chance outcome: a card index not dealt yet (``chance_outcomes``).
+
+        Checked at once: a card dealt twice, or one outside the pack, would otherwise pass
+        unseen until the last chance node, where the whole pack is dealt and refused.
+        """
+        cards = self.encoder.cards
+        try:
+            card = operator.index(action)
+        except TypeError:
+            card = -1
+        if not 0 <= card < len(cards):
+            raise ValueError(
+                f"chance outcome {action!r} is not a card: the outcomes are card indices from "
+                f"0 to {len(cards) - 1} not dealt yet (chance_outcomes())"
+            )
+        if card in self.dealt:
+            raise ValueError(
+                f"chance outcome {card} ({cards[card]}) is dealt already: the outcomes are the "
+                "cards not dealt yet (chance_outcomes())"
+            )
+        return card
 
     def _see(self) -> None:
         """Each seat's hand as dealt once its own observation shows it (blind nil: once it

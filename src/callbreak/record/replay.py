@@ -24,11 +24,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from callbreak.cards import CARD_NAMES, cards_of, parse_card
+from callbreak.cards import cards_of
 from callbreak.decks import DECKS, Deck
 from callbreak.engine.deal import OVER, PLAY, VOID, Deal, dealing_of
 from callbreak.engine.errors import IllegalAction
-from callbreak.engine.match import DealerDraw, Match
+from callbreak.engine.match import DealerDraw, Match, check_seed
 from callbreak.engine.phases import Play
 from callbreak.engine.words import phase_words
 from callbreak.points import Points
@@ -150,6 +150,14 @@ def _list(value: Any, where: str, what: str, length: int | None = None) -> list[
     return value
 
 
+def _seed(value: Any, where: str, what: str) -> int:
+    """A seed as records hold them: a whole number from 0 to 2**63 - 1."""
+    try:
+        return check_seed(value, what)
+    except ValueError as error:
+        raise RecordError(f"{where}: {error}") from None
+
+
 def _bool(value: Any, where: str, what: str) -> bool:
     if not isinstance(value, bool):
         raise RecordError(f"{where}: {what} must be true or false, not {value!r}")
@@ -221,6 +229,10 @@ class _Replay:
         if not self.deals:
             raise RecordError("deals: the record has no deal")
         self.labels = self._labels()
+        self.seed: int | None = None
+        """The match seed the record names (checked by ``run``), if any."""
+        self.given_dealer = False
+        """Whether the caller named the first dealer (``first_dealer.method`` is "given")."""
 
     # ------------------------------------------------------------ structure
     def _labels(self) -> list[str]:
@@ -375,16 +387,16 @@ class _Replay:
     # ----------------------------------------------------------------- run
     def run(self) -> ReplayReport:
         record, n = self.record, self.players
-        seats = record.get("seats")
-        if seats is not None and len(_list(seats, "seats", "seats")) != n:
-            raise RecordError(f"seats: {len(seats)} seats for a game of {n} players")
+        self._seats_named()
         decks = [self._layout(i) for i in range(len(self.deals))]
         first = _field(self.deals[0], "dealer", self.labels[0])
         dealer = _int(first, self.labels[0], "the dealer", n)
-        seed = record.get("seed")
+        seed = _field(record, "seed", "record")
         if seed is not None:
-            _int(seed, "seed", "the seed")
+            seed = _seed(seed, "seed", "the match seed")
+        self.seed = seed
         draw = self._first_dealer(dealer, seed)
+        self.given_dealer = draw.method == "given"
         feed = _DeckFeed(decks)
         # A match may start partway (the arena's deal sets of Oh Hell): its first deal's number.
         start = _int(_field(self.deals[0], "number", self.labels[0]), self.labels[0], "number")
@@ -411,6 +423,20 @@ class _Replay:
             match=match,
         )
 
+    def _seats_named(self) -> None:
+        """One seat entry per seat, each with a name and what played it, both strings: the
+        format has no optional field, so a reader may take ``seats[i]["player"]`` as text."""
+        n = self.players
+        seats = _list(_field(self.record, "seats", "record"), "seats", "seats")
+        if len(seats) != n:
+            raise RecordError(f"seats: {len(seats)} seats for a game of {n} players")
+        for seat, entry in enumerate(seats):
+            where = f"seats, seat {seat}"
+            for key in ("name", "player"):
+                value = _field(entry, key, where)
+                if not isinstance(value, str):
+                    raise RecordError(f"{where}: the {key} must be a string, not {value!r}")
+
     def _first_dealer(self, dealer: int, seed: int | None) -> DealerDraw:
         n, where = self.players, "first_dealer"
         data = _field(self.record, "first_dealer", "record")
@@ -424,12 +450,14 @@ class _Replay:
                 f"by seat {dealer}"
             )
         rounds: list[tuple[tuple[int, str], ...]] = []
-        for round_ in _list(data.get("draws", []), where, "draws"):
+        for round_ in _list(_field(data, "draws", where), where, "draws"):
             pairs = []
             for pair in _list(round_, where, "a round of draws"):
                 seat, card = _list(pair, where, "a draw [seat, card]", 2)
-                try:
-                    name = CARD_NAMES[parse_card(card)]
+                if not isinstance(card, str):
+                    raise RecordError(f"{where}: {card!r} is not a card name")
+                try:  # the game's own deck: Call Partner draws from the Rook deck
+                    name = self.deck.names[self.deck.parse(card)]
                 except ValueError as error:
                     raise RecordError(f"{where}: {error}") from None
                 pairs.append((_int(seat, where, "a drawing seat", n), name))
@@ -485,7 +513,9 @@ class _Replay:
         self._context(index, deal)
         seed = _field(data, "seed", label)
         if seed is not None:
-            self._seeded(label, deal, _int(seed, label, "the seed"))
+            seed = _seed(seed, label, "the shuffle seed")
+            self._seeded(label, deal, seed)
+            self._from_match_seed(index, seed)
         self._actions(index, deal)
         self._tricks(index, deal)
         self._outcome(index, deal)
@@ -530,6 +560,26 @@ class _Replay:
         if shuffled.upcard != deal.upcard or shuffled.dealt_stock != deal.dealt_stock:
             raise RecordError(f"{label}, stock: the face-up card or the stock {why}")
         deal.seed = seed
+
+    def _from_match_seed(self, index: int, seed: int) -> None:
+        """Check that a shuffled deal's seed is the one the match seed gives it.
+
+        A resumed match deals on from the match seed (``Match.deal_seed``), so a match seed
+        changed in the record, or a deal's seed changed along with its layout, would pass every
+        other check and then deal what the original never would have.  A record without a
+        match seed has nothing to check against.  The first deal of a match whose dealer was
+        given may name a shuffle of its own: the arena deals each deal set from a seed of the
+        set, then the match deals any later deal from its own seed.
+        """
+        if self.seed is None or (index == 0 and self.given_dealer):
+            return
+        expected = self.match.deal_seed(index)
+        if seed != expected:
+            raise RecordError(
+                f"{self.labels[index]}: the shuffle seed is {seed} in the record, but the match "
+                f"seed {self.seed} gives {expected} (Match(rules, seed).deal_seed({index})): a "
+                "shuffled deal's seed follows from the match seed"
+            )
 
     def _finish(self, where: str) -> None:
         try:
