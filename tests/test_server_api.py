@@ -165,6 +165,12 @@ def test_names_of_only_spaces_and_chunked_giants_are_refused(server: ThreadServe
     code = create_table(server.http, name="  Asha  ")["code"]
     assert httpx.get(f"{url}/{code}").json()["seats"][0]["name"] == "Asha"
     assert httpx.post(f"{url}/{code}/join", json={"name": " "}).status_code == 422
+    # a NUL (PostgreSQL cannot store it: a 500 there) and a right-to-left override are refused;
+    # the joiners of Devanagari names are not
+    for bad in ("a\u0000b", "x\u202ey"):
+        refused = httpx.post(f"{url}/{code}/join", json={"name": bad})
+        assert refused.status_code == 422 and "U+" in refused.text, refused.text
+    assert httpx.post(f"{url}/{code}/join", json={"name": "क्\u200dष"}).status_code == 200
 
     def chunks() -> Iterator[bytes]:  # no Content-Length: sent chunked
         yield b'{"name": "A", "pad": "'

@@ -327,10 +327,15 @@ def test_a_deal_of_the_family_games_in_the_browser(
         page.select_option("#create-players", str(players))
     else:
         assert page.locator("#create-players").is_hidden()
+    if preset == "rook-call-partner":  # to 500 points: no count of deals to choose
+        assert page.locator("#create-deals").is_hidden()
     if page.locator("#create-deals").is_visible():
         page.select_option("#create-deals", "1")
     page.click("#create-btn")
     page.wait_for_selector("#start-btn")
+    if preset == "rook-call-partner":
+        rules_text = page.locator(".rules-panel p.muted").first.text_content() or ""
+        assert "first to 500 points" in rules_text and "deal(s)" not in rules_text, rules_text
     seats = players or 4
     assert page.locator(".lobby-seats li").count() == seats
     title = page.locator(".rules-title").first.text_content() or ""
@@ -454,6 +459,19 @@ def test_on_a_phone_the_facts_and_the_seats_stay_clear_and_on_the_screen(
     )
     assert facts[3] <= felt[1] + 1, (facts, felt)  # above the felt, so under no panel
     assert all(s[0] >= 0 and s[2] <= width for s in seats), seats
+    # no seat's panel covers the card it played (Spades' side panels, kept on the screen, did)
+    while page.locator(".trick .card").count() < 3:
+        if not family_turn(page, phases, set()):
+            page.wait_for_timeout(40)
+    covered = page.evaluate(
+        """() => [...document.querySelectorAll('.trick .card')].filter(card => {
+            const panel = document.querySelector(`.felt .seat[data-seat='${card.dataset.seat}']`);
+            const a = card.getBoundingClientRect(), b = panel.getBoundingClientRect();
+            return a.left < b.right - 1 && b.left < a.right - 1
+                && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+        }).map(card => card.dataset.card)"""
+    )
+    assert covered == [], covered
     context.close()
 
 

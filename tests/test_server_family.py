@@ -20,6 +20,7 @@ import pytest
 from callbreak import Rules
 from callbreak.bots.base import CALLS
 from callbreak.bots.levels import LEVELS
+from callbreak.faces import scoring_text
 from callbreak.games.rook import points_taken
 from callbreak.record import replay
 from callbreak.server import hub
@@ -116,6 +117,7 @@ def test_every_preset_and_seat_count_makes_a_table(server: ThreadServer) -> None
             assert len(info["seats"]) == players and info["game"] == rules.game
             assert info["seats"][players - 1]["kind"] == "human"
             assert info["rules"]["players"] == players
+            assert info["scoring"] == scoring_text(Rules.from_dict(info["rules"]))  # its own
     too_many = httpx.post(
         f"{server.http}/api/tables",
         json={"name": "A", "preset": "horsethief", "options": {"players": 6}},

@@ -42,3 +42,10 @@ def test_an_overlong_action_is_refused_with_what_an_action_looks_like() -> None:
         parse(_act("x" * 17), 4096)
     assert error.value.code == "bad_message"
     assert "AS" in str(error.value) and "pass" in str(error.value)
+
+
+def test_an_overlong_hello_token_is_told_its_length_not_its_type() -> None:
+    """A 200-character token was told "token must be a string"."""
+    with pytest.raises(ProtocolError) as error:
+        parse(json.dumps({"type": "hello", "token": "t" * 200}), 4096)
+    assert error.value.code == "bad_message" and "1 to 128 characters" in str(error.value)

@@ -56,3 +56,24 @@ def test_a_card_number_the_rook_deck_skips_is_refused_not_a_crash() -> None:
     card = deal.legal()[0]
     number = next(n for n, name in deal.deck.names.items() if name == card)
     assert table.apply(seat, number, "human") == card
+
+
+def test_a_tie_break_deal_names_the_seats_whose_points_counted() -> None:
+    """The result card explains a winner whose total is below another's: only the tied seats
+    played the tie-break for the win (docs/rules/callbreak.md rule 8)."""
+    import random
+
+    from callbreak import Match
+    from callbreak.server.table import scoreboard
+
+    rules = Rules.preset("callbridge").replace(match_end="deals:1")
+    match, rng = Match(rules, seed=2), random.Random(2)
+    while not match.over:
+        legal = match.legal()
+        high = legal[len(legal) // 2 :] if match.deal.phase == "call" else legal
+        match.act(rng.choice(high))
+    rows = [row for row in scoreboard(match) if not row["void"]]
+    assert rows[0]["counting_seats"] == [0, 1, 2, 3] and not rows[0]["tie_break"]
+    last = rows[-1]
+    assert last["tie_break"] and len(last["counting_seats"]) >= 2
+    assert set(match.winners) <= set(last["counting_seats"])

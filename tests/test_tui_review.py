@@ -229,3 +229,20 @@ def test_a_choice_of_trump_is_named_by_its_suit_words() -> None:
         0, 0, "S", ("S", "H"), {"S": Points.whole(1), "H": Points(0)}, kind="trump"
     )
     assert decision_line(spades, 0).plain == "trump  ✓ ♠ spades: a best choice (+1.0)"
+
+
+def test_a_bad_call_with_every_card_right_is_no_perfect_line() -> None:
+    """The summary counted the cards only: "a perfect line" under a call that lost 9 points."""
+    from callbreak.tui.review import review_body
+
+    one, eight = Points.whole(1), Points.whole(-8)
+    cards = (Decision(1, 0, "AS", ("AS", "3S"), {"AS": eight, "3S": eight}),)
+    call = CallReview(8, eight, eight, 1, 1, one, expert=1)
+    assert call.lost == Points.whole(9) and call.json()["lost"] == 9
+    review = DealReview(1, 0, 0, "callbreak", call, cards, won=2)
+    summary = str(review_body(review)[1])
+    assert "perfect" not in summary and "the call lost 9" in summary, summary
+    made = CallReview(1, one, one, 1, 1, one)
+    assert made.lost == Points(0)
+    perfect = str(review_body(DealReview(1, 0, 0, "callbreak", made, cards, won=1))[1])
+    assert perfect.endswith("a perfect line."), perfect

@@ -169,6 +169,14 @@ class CallReview:
     expert: int | None = None
     """What the expert called with only the seat's information (None: not asked)."""
 
+    @property
+    def lost(self) -> Points:
+        """What the call gave away against the largest makeable one, both against best
+        defence (0 where either is unknown, or the call was as good)."""
+        if self.worth is None or self.makeable_worth is None:
+            return Points(0)
+        return max(Points(0), self.makeable_worth - self.worth)
+
     def text(self) -> str:
         if self.unknown:
             head = f"call {self.call}: makeable from the start unknown (the search was stopped)"
@@ -197,6 +205,7 @@ class CallReview:
             "makeable_worth": None if self.makeable_worth is None else self.makeable_worth.json(),
             "unknown": self.unknown,
             "expert": self.expert,
+            "lost": self.lost.json(),
         }
 
 

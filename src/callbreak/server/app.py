@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import unicodedata
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -79,11 +80,24 @@ Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
 
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Embeddings, overrides and isolates: they reorder the text after them.  The joiners that
+Devanagari and emoji need (U+200C, U+200D) are letters' business and stay allowed."""
+
+
 def _visible(name: str) -> str:
-    """A player's name without the spaces around it; one of only spaces is no name."""
+    """A player's name without the spaces around it; one of only spaces is no name, and
+    control or format characters (a NUL, which PostgreSQL cannot store; a right-to-left
+    override, which would turn the names after it around) have no place in one."""
     name = name.strip()
     if not name:
         raise ValueError("a name needs a letter or a digit, not only spaces")
+    hidden = [c for c in name if unicodedata.category(c) == "Cc" or c in _BIDI_CONTROLS]
+    if hidden:
+        raise ValueError(
+            f"a name may not hold control characters or direction overrides "
+            f"(found U+{ord(hidden[0]):04X})"
+        )
     return name
 
 

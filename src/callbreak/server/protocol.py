@@ -124,7 +124,9 @@ def parse(text: str, max_bytes: int) -> Message:
     if kind == "hello":
         token = data.get("token")
         if token is not None and (not isinstance(token, str) or not 0 < len(token) <= 128):
-            raise ProtocolError("bad_message", "hello: token must be a string")
+            raise ProtocolError(
+                "bad_message", "hello: token must be a string of 1 to 128 characters, or null"
+            )
         return Hello(token)
     if kind == "act":
         seq = data.get("seq")

@@ -24,7 +24,7 @@ from callbreak.bots import Bot, make_bot
 from callbreak.engine import IllegalAction, Match
 from callbreak.engine.deal import Deal
 from callbreak.engine.words import CARD_ANSWERS
-from callbreak.faces import deal_result, summary_cell
+from callbreak.faces import deal_result, scoring_text, summary_cell
 from callbreak.points import Points
 from callbreak.record import match_record
 from callbreak.record.fair import SCHEME, commitment, fair_record
@@ -315,6 +315,7 @@ class LiveTable:
             "bot_note": self.bot_note,
             "title": self.rules.title,
             "game": self.rules.game,
+            "scoring": scoring_text(self.rules),
             "reviewable": reviewable(self.rules),
             "review_note": waiting_note(self.rules, reviewer().warm),
             "deck": shape.deck,
@@ -397,6 +398,7 @@ def scoreboard(match: Match, start: int = 0) -> list[dict[str, Any]]:
                 "void": deal.void_reason,
                 "unplayed": deal.unplayed,
                 "tie_break": entry.tie_break,
+                "counting_seats": list(entry.counting_seats),
                 "cells": {
                     key: [summary_cell(result, seat, key) for seat in range(match.players)]
                     for key in columns

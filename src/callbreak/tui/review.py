@@ -127,15 +127,20 @@ def review_body(review: DealReview, name: str = "You") -> list[RenderableType]:
             f"{mistakes} of {len(review.decisions)} {noun} lost value "
             f"({_signed(-review.lost)} in all)"
         )
+    elif review.called and review.call.lost > Points(0):
+        summary = f"No card of the {len(review.decisions)} lost value"  # the call did: below
     elif review.called:
         summary = f"No card of the {len(review.decisions)} lost value: a perfect line."
     else:
         summary = f"No decision of the {len(review.decisions)} lost value: a perfect line."
+    call_lost = review.call.lost if review.called else Points(0)
+    if call_lost > Points(0):  # a bad call with perfect cards is no perfect line
+        summary += f"; the call lost {call_lost}"
     if review.unknown:
         summary += f"; {review.unknown} not valued (the search was stopped)"
     return [
         head,
-        Text(summary, style="bold red" if mistakes else "bold green"),
+        Text(summary, style="bold red" if mistakes or call_lost > Points(0) else "bold green"),
         Text(faces(head_line(review))),
         Text(""),
         Text(

@@ -2,6 +2,7 @@
 import { renderLobby } from "./lobby.js";
 import { openTable } from "./table.js";
 import { renderHistory } from "./history.js";
+import { toast } from "./ui.js";
 
 const main = document.getElementById("main");
 const path = location.pathname;
@@ -13,4 +14,6 @@ if (tableMatch) {
   renderHistory(main);
 } else {
   renderLobby(main);
+  // "/t/…" that is no table code: say so over the front page instead of showing it silently.
+  if (path.startsWith("/t/")) toast(`No table has the code "${decodeURIComponent(path.slice(3))}": check the invite link.`);
 }

@@ -50,7 +50,9 @@ export async function renderLobby(main) {
     clear(players).append(...Array.from({ length: high - low + 1 }, (_, i) => low + i)
       .map((n) => el("option", { value: n, text: `${n} players`, selected: n === (info.rules?.players ?? low) })));
     playersField.hidden = low === high;
-    dealsField.hidden = !own.has("match_deals");
+    // A match to a target (Call Partner's 500) has no count of deals to choose.
+    const end = info.rules?.match_end;
+    dealsField.hidden = !own.has("match_deals") || (end !== undefined && end !== "deals" && end !== "open");
     for (const field of quick) field.hidden = !own.has(field.dataset.for);
     const wanted = level.value || "medium";
     clear(level).append(...info.levels.map((l) => el("option", { value: l, text: l, selected: l === wanted })));
@@ -118,7 +120,10 @@ export async function renderLobby(main) {
     onsubmit: (event) => {
       event.preventDefault();
       const value = code.value.trim().toUpperCase();
-      if (value) location.assign(`/t/${encodeURIComponent(value)}`);
+      if (!value) return;
+      // A code is letters and digits (six of them); anything else is no table's, said here.
+      if (!/^[A-Z0-9]{4,12}$/.test(value)) { toast(`"${value}" is not a table code: it is letters and digits, like ABC234.`); code.focus(); return; }
+      location.assign(`/t/${encodeURIComponent(value)}`);
     },
   },
     el("h2", { text: "Join a table" }),

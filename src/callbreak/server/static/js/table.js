@@ -188,7 +188,13 @@ class TableView {
         text: bots ? `Start — bots take ${bots} empty seat${bots > 1 ? "s" : ""}` : "Start the match",
         // a fair table mixes the host's own random bytes in, sent only now that it has seen
         // the commitment (docs/fair-tables.md)
-        onclick: () => this.send(table.fair ? { type: "start", contribution: contributionFor(this.code) } : { type: "start" }),
+        // once only: a second click sent a second start, answered "already started"
+        onclick: (event) => {
+          const button = event.currentTarget;
+          button.disabled = true;
+          setTimeout(() => { button.disabled = false; }, 4000);
+          this.send(table.fair ? { type: "start", contribution: contributionFor(this.code) } : { type: "start" });
+        },
       });
     } else {
       action = el("p.waiting", { text: `Waiting for ${this.name(table.host_seat)} to start the match…` });
@@ -253,6 +259,25 @@ class TableView {
     return (this.faces.column_labels || COLUMN_TEXT)[key] || key;
   }
 
+  /** Why the winner's total may be below another's: the tie-break deal counted only the tied
+   * seats' points (docs/rules/callbreak.md rule 8). */
+  tieBreakNote(deals) {
+    const last = [...deals].reverse().find((deal) => !deal.void);
+    if (!last || !last.tie_break) return null;
+    const tied = (last.counting_seats || []).map((seat) => this.name(seat)).join(", ");
+    return el("p.tie-note", { text: `A tie at the top was played off in a tie-break deal among ${tied}; only their points counted, and the others were out of the running.` });
+  }
+
+  /** The engine's "seat 3" (counted from 0) in a reason, as the page names that seat. */
+  seatWords(text) {
+    return text.replace(/\bseat (\d+)\b/g, (_, seat) => this.name(Number(seat)));
+  }
+
+  /** How this table's game scores under its own options (the server words it). */
+  scoring() {
+    return this.state.table.scoring || this.gameInfo().scoring || "";
+  }
+
   gameInfo() {
     const game = this.state.table.game || "callbreak";
     return this.faces.games[game] || FALLBACK_FACES.games.callbreak;
@@ -296,7 +321,8 @@ class TableView {
       this.nestView(obs),
     ];
     const side = el("aside.side", {}, this.scoreboard(state), this.rulesPanel(table, true));
-    clear(this.root).append(el("div.game", {}, el("div.play", {}, frag), side));
+    // Five seats or more: the scoresheet needs the page's width, below the table.
+    clear(this.root).append(el(`div.game${n >= 5 ? ".wide-sheet" : ""}`, {}, el("div.play", {}, frag), side));
     this.overlays(state);
   }
 
@@ -308,7 +334,7 @@ class TableView {
       el("h4.rules-title", { text: `${table.title || table.rules.preset} (${table.rules.preset})` }),
       el("p.muted.small", { text: rulesText(table) }),
       fairNote(table),
-      this.gameInfo().scoring ? el("p.small.scoring", { text: this.gameInfo().scoring }) : null,
+      this.scoring() ? el("p.small.scoring", { text: this.scoring() }) : null,
       el("ul.plain.small.rules-options", {}, options.map(([k, v]) =>
         el("li", { "data-option": k }, el("code", { text: k }), ` = ${v}${k in table.changed ? " (changed)" : ""}`))));
   }
@@ -359,7 +385,7 @@ class TableView {
       return el("span", { class: `stat ${key}`, text: `${this.statLabel(key)} ${value ?? "–"}` });
     });
     return el(`div.${classes.join(".")}`, { "data-seat": seat, "data-side": side >= 0 ? side : null, style: `--x:${spot.x}%;top:${spot.y}%` },
-      el("div.seat-name", {}, this.name(seat), seat === state.you.seat ? el("span.you", { text: " (you)" }) : null),
+      el("div.seat-name", {}, el("span.who", { text: this.name(seat) }), seat === state.you.seat ? el("span.you", { text: "\u00a0(you)" }) : null),
       el("div.seat-stats", {}, stats),
       el("div.badges", {}, badges));
   }
@@ -377,7 +403,7 @@ class TableView {
         obs.partner !== null && obs.partner !== undefined ? ` — ${obs.partner === obs.declarer ? "plays alone" : this.name(obs.partner)}` : ""));
     }
     if (obs.stock_size && this.gameInfo().stock) bits.push(el("span.info.stock", { text: `stock ${obs.stock_size}` }));
-    if (obs.unplayed) bits.push(el("span.info", { text: obs.unplayed }));
+    if (obs.unplayed) bits.push(el("span.info", { text: this.seatWords(obs.unplayed) }));
     const upcard = obs.upcard ? el("div.upcard", { title: "face-up card" }, cardEl(obs.upcard, { class: "face-up" })) : null;
     return el("div.deal-info", {}, upcard, el("div.info-lines", {}, bits));
   }
@@ -394,11 +420,14 @@ class TableView {
       seats = lastTrick.seats || this.trickSeats(obs, trick.leader, trick.cards.length);
       done = true;
     }
+    // Each card halfway to its seat; on a phone a little nearer the middle where the seats
+    // are few, so that a side panel (kept on the screen) does not cover its own card.
+    const pull = n <= 5 && window.matchMedia("(max-width: 520px)").matches ? 0.4 : 0.5;
     trick.cards.forEach((card, i) => {
       const seat = seats[i];
       const spot = seatSpot((seat - base + n) % n, n);
-      const x = 50 + (spot.x - 50) * 0.5;
-      const y = 50 + (spot.y - 50) * 0.5;
+      const x = 50 + (spot.x - 50) * pull;
+      const y = 50 + (spot.y - 50) * pull;
       const wins = done && trick.winner === seat;
       area.append(cardEl(card, { class: `in-trick${wins ? " winner" : ""}${done ? " done" : ""}`, "data-seat": seat, style: `left:${x}%;top:${y}%` }));
     });
@@ -460,7 +489,13 @@ class TableView {
 
   handView(state, myTurn) {
     const { obs, you } = state;
-    if (you.role === "spectator") return el("div.hand.empty", { text: "You are watching: hands stay hidden until the match is over." });
+    if (you.role === "spectator") {
+      if (state.result) {
+        return el("div.hand.empty", {}, "The match is over: every hand is in ",
+          el("a", { href: state.result.record_url, text: "its record" }), ".");
+      }
+      return el("div.hand.empty", { text: "You are watching: the hands stay hidden; the match's record shows them once it is over." });
+    }
     const control = this.phaseInfo(obs.phase).control;
     const picking = myTurn && control === "cards";
     const legal = new Set(picking ? obs.legal.filter((v) => typeof v === "string") : []);
@@ -510,7 +545,7 @@ class TableView {
     const game = this.gameInfo();
     const head = el("tr", {}, el("th", { text: "Deal" }), table.seats.map((s) => el("th", { text: this.name(s.seat) })));
     const rows = deals.map((deal) => deal.void
-      ? el("tr.void", {}, el("td", { text: deal.number }), el("td", { colspan: n, text: `thrown in: ${deal.void}` }))
+      ? el("tr.void", {}, el("td", { text: deal.number }), el("td", { colspan: n, text: `thrown in: ${this.seatWords(deal.void)}` }))
       : el(`tr${deal.tie_break ? ".tie" : ""}`, {}, el("td", { text: deal.number + (deal.tie_break ? " (tie-break)" : "") }),
           deal.points.map((points, seat) => el(`td${(deal.dropped || []).includes(seat) ? ".dropped" : ""}`, {},
             el("span", { class: scoreClass(points, table.lowest_wins), text: points }),
@@ -526,12 +561,17 @@ class TableView {
     return el("section.scoreboard", {}, el("h3", { text: "Scores" }),
       el("div.scroll", {}, el("table.scores", {}, el("thead", {}, head), el("tbody", {}, rows),
         el("tfoot", {}, el("tr", {}, el("th", { text: "Total" }), totals.map((t) => el("th", { text: t })))))),
-      el("p.muted.small", { text: scoringNote(live, game.scoring, table.lowest_wins) }));
+      el("p.muted.small", { text: scoringNote(live, this.scoring(), table.lowest_wins) }));
   }
 
   overlays(state) {
     document.querySelectorAll(".overlay.match-result").forEach((node) => node.remove());
     const deals = state.deals;
+    // The last deal's result gives way once you must play a card: it covered the trick.
+    const { obs, you } = state;
+    if (obs && obs.phase === "play" && obs.to_act === you.seat && deals.length === this.seenDeals) {
+      document.querySelectorAll(".deal-result").forEach((node) => node.remove());
+    }
     if (this.seenDeals === null) this.seenDeals = deals.length;
     if (state.result) {
       if (this.resultClosed) return;
@@ -540,6 +580,7 @@ class TableView {
       document.body.append(el("div.overlay.match-result", { role: "dialog", "aria-label": "match result" }, el("div.panel.result", {},
         el("h2", { text: "Match over" }),
         el("p.big", { text: `${winners} ${state.result.winners.length > 1 ? "share the win" : "wins"}!` }),
+        this.tieBreakNote(deals),
         el("ol.plain", {}, state.table.seats.map((s) => el("li", {}, `${this.name(s.seat)}: `, el("strong", { text: state.result.totals[s.seat] })))),
         el("div.row", {},
           el("a#record-link.button.primary", { href: state.result.record_url, download: `callbreak-${this.code}.json`, text: "Download the record" }),
@@ -556,7 +597,7 @@ class TableView {
       const columns = this.gameInfo().summary;
       const headline = dealHeadline(deal, this);
       const body = deal.void
-        ? el("p", { text: `Deal ${deal.number} was thrown in (${deal.void}); the same dealer deals again.` })
+        ? el("p", { text: `Deal ${deal.number} was thrown in (${this.seatWords(deal.void)}); the same dealer deals again.` })
         : el("div", {}, headline ? el("p.deal-headline", { text: headline }) : null,
             el("table.scores", {},
               el("thead", {}, el("tr", {}, ["", ...columns].map((h) => el("th", { text: h ? this.columnLabel(h) : "" })))),
@@ -667,7 +708,10 @@ function reviewNodes(review, name) {
   const solved = review.method !== "playouts with the hands shown";
   const noun = solved ? "card" : "decision";
   const mistakes = review.decisions.filter((d) => d.verdict === "blunder" || d.verdict === "mistake" || d.verdict === "hidden");
-  const lost = mistakes.length ? `${mistakes.length} of ${review.decisions.length} ${noun}s lost value (−${review.lost} in all).` : `No ${noun} of the ${review.decisions.length} lost value: a perfect line.`;
+  // The call is judged apart from the cards: a bad call with perfect cards is no perfect line.
+  const callLost = solved && review.call.lost && Number(review.call.lost) > 0 ? review.call.lost : null;
+  const cards = mistakes.length ? `${mistakes.length} of ${review.decisions.length} ${noun}s lost value (−${review.lost} in all)` : `No ${noun} of the ${review.decisions.length} lost value`;
+  const lost = callLost ? `${cards}; the call lost ${callLost}.` : mistakes.length ? `${cards}.` : `${cards}: a perfect line.`;
   const lines = review.decisions.map((d) => {
     const lostValue = d.verdict === "blunder" || d.verdict === "mistake" || d.verdict === "hidden";
     const text = lostValue || !solved ? reviewText(d.text, d.kind) : d.values ? `trick ${d.trick}: ${cardLabel(d.played)}, a best card` : reviewText(d.text, d.kind);
@@ -682,9 +726,17 @@ function reviewNodes(review, name) {
   ];
 }
 
+/** " · 5 deal(s)", " · first to 500": how long the match is, as its rules say. */
+function matchLength(rules) {
+  const end = rules.match_end || "deals";
+  if (end.startsWith("target:")) return ` · first to ${end.slice(7)} points`;
+  if (end.startsWith("deals:")) return ` · ${end.slice(6)} deal(s)`;
+  return end === "deals" && rules.match_deals ? ` · ${rules.match_deals} deal(s)` : "";
+}
+
 function rulesText(table) {
   const changed = Object.entries(table.changed).map(([k, v]) => `${k}=${v}`).join(", ");
-  const deals = table.rules.match_deals ? ` · ${table.rules.match_deals} deal(s)` : "";
+  const deals = matchLength(table.rules);
   const note = table.bot_note ? ` (${table.bot_note})` : "";
   return `${table.title || table.rules.preset} · ${table.seats.length} players${changed ? ` (${changed})` : ""}${deals} · bots: ${table.level}${note} · a dropped player's seat waits ${table.grace_s} s`;
 }
@@ -726,7 +778,7 @@ function dealHeadline(deal, view) {
   if (deal.upcard) parts.push(`face up ${cardLabel(deal.upcard)}`);
   if (deal.partner_card) parts.push(`partner card ${cardLabel(deal.partner_card)}${deal.partner !== null ? ` (${deal.partner === deal.declarer ? "alone" : view.name(deal.partner)})` : ""}`);
   if (deal.settled) parts.push(deal.settled === "take" ? "the bidder took −5" : "the bidder gave +5 to the others");
-  if (deal.unplayed) parts.push(deal.unplayed);
+  if (deal.unplayed) parts.push(view.seatWords(deal.unplayed));
   return parts.join(" · ");
 }
 
