@@ -175,7 +175,13 @@ def test_lineup_takes_one_seat_for_all_or_exactly_four() -> None:
 
 @pytest.mark.parametrize(
     ("preset", "named"),
-    [("callbridge", "calls 2..12"), ("batak-koz-maca", "must_trump=always")],
+    [
+        ("callbridge", "calls 2..12"),
+        ("batak-koz-maca", "must_trump=always"),
+        # Call Break's own calls run to 13: the other seats' 9s were refused by the protocol's
+        # side and counted as the remote bot's illegal answers.
+        ("callbreak", "calls 1..13"),
+    ],
 )
 def test_a_remote_seat_is_refused_rules_of_play_its_protocol_does_not_follow(
     preset: str, named: str

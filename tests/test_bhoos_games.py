@@ -155,7 +155,11 @@ def test_arena_counts_timeouts_and_illegal_answers_of_remote_seats() -> None:
     games = 4
     assert run.timeouts == [games, 0, 0, 0]
     assert run.illegal[0] >= 3 * games and run.illegal[1:] == [0, 0, 0]
-    assert any("timeout" in e for e in run.illegal_examples)
+    # Each example says its kind: a late answer is no illegal one, nor is one without a value.
+    kinds = {e.partition(": ")[0] for e in run.illegal_examples}
+    assert kinds == {"timeout", "unusable answer", "illegal"}, run.illegal_examples
+    assert all("gave no answer" in e for e in run.illegal_examples if e.startswith("timeout: "))
+    assert any('without a "value"' in e for e in run.illegal_examples if "unusable" in e)
     assert all(len(result.games) == 4 for result in run.sets)  # every game was finished
     bot = summarize(run).bots[0]
     assert bot.timeouts == games and bot.illegal == run.illegal[0]

@@ -26,7 +26,7 @@ from callbreak import Match
 from callbreak.arena.remote import bhoos_request
 from callbreak.bots import base, make_bot
 from callbreak.bots.heuristic import HeuristicBot
-from callbreak.cards import parse_card
+from callbreak.cards import bhoos_name, parse_card
 from callbreak.engine import Action, Observation
 from callbreak.protocol.bhoos import BHOOS_RULES, BhoosRequestError, parse_request
 from callbreak.protocol.bhoos.server import BotService, _all_warm, create_app, serve_in_thread
@@ -329,6 +329,37 @@ def test_the_turn_and_history_errors_say_what_is_wrong() -> None:
         parse_request("play", _card_in_hand_and_history(_base("play")))
     with pytest.raises(BhoosRequestError, match=r"follow suit|must beat"):
         parse_request("play", _revoke(_base("play")))
+
+
+def _after_the_round() -> dict[str, Any]:
+    """A /play body once all 13 tricks are in the history: the last play's body, with the
+    last trick as the engine closed it."""
+    match = Match(BHOOS_RULES, seed=11)
+    bot = HeuristicBot(seed=1)
+    deal = match.deal
+    body: dict[str, Any] = {}
+    while deal.to_act is not None:
+        observation = match.observation(deal.to_act)
+        if observation.phase == "play" and not body:
+            body = bhoos_request(observation, IDS, 1500)  # the shape of a /play body
+        match.act(bot.act(observation))
+    body["history"] = [
+        [trick.leader, [bhoos_name(parse_card(c)) for c in trick.cards], trick.winner]
+        for trick in deal.observation(0).history
+    ]
+    body["played"], body["cards"] = [], []
+    return body
+
+
+def test_a_play_after_the_round_is_over_is_refused_as_such() -> None:
+    """Nobody is to play once the 13 tricks are done: not "it is d's turn, with d leading"."""
+    body = _after_the_round()
+    winner = body["history"][-1][2]
+    for seat, player in enumerate(body["playerIds"]):
+        asking = dict(body, playerId=player)
+        with pytest.raises(BhoosRequestError, match="the round is over") as caught:
+            parse_request("play", asking)
+        assert "turn" not in str(caught.value), (seat == winner, caught.value)
 
 
 def test_a_history_no_deal_fits_is_refused() -> None:

@@ -285,3 +285,12 @@ def test_a_place_that_cannot_be_written_is_refused_before_playing(
 def test_a_port_out_of_range_is_a_usage_error(command: str) -> None:
     result = runner.invoke(app, [command, "--port", "70000"], env={"COLUMNS": "300"})
     assert result.exit_code == 2 and "less than or equal to 65535" in result.output
+
+
+def test_the_commands_refuse_a_seed_a_record_cannot_hold() -> None:
+    from typer.testing import CliRunner
+
+    from callbreak.cli.main import app
+
+    result = CliRunner().invoke(app, ["selfplay", "--seed", "-1", "-n", "1"])
+    assert result.exit_code == 2 and "--seed" in result.output

@@ -26,6 +26,7 @@ from callbreak.tui.screens import ChoiceScreen, InfoScreen
 from callbreak.tui.session import ResumeError, Session
 from callbreak.tui.widgets import ChoiceBar, HandView, KeyBar
 from tui_support import (
+    NO_SPADE,
     choice_screen,
     hidden_cards_on_screen,
     make_session,
@@ -140,15 +141,6 @@ def test_calls_offer_only_legal_values_and_bots_calls_show() -> None:
                 assert re.search(rf"{app.session.seat_name(seat)}\s+{call}\b", text)
 
     run_app(make_session(5, rules=rules), scenario)
-
-
-# Seat 0 holds no spade (a misdeal hand); the next deal's hands are shuffled from the seed.
-NO_SPADE = [
-    ["AH", "KH", "QH", "JH", "TH", "9H", "8H", "AD", "KD", "QD", "JD", "TD", "9D"],
-    ["AS", "KS", "QS", "JS", "TS", "9S", "8S", "7H", "6H", "5H", "4H", "3H", "2H"],
-    ["7S", "6S", "5S", "4S", "3S", "2S", "8D", "7D", "6D", "5D", "4D", "3D", "2D"],
-    ["AC", "KC", "QC", "JC", "TC", "9C", "8C", "7C", "6C", "5C", "4C", "3C", "2C"],
-]
 
 
 def test_misdeal_claim_offered_only_when_the_hand_qualifies() -> None:

@@ -29,6 +29,14 @@ from callbreak.tui.widgets import ChoiceBar
 
 Scenario = Callable[[Pilot[None], CallBreakApp], Coroutine[Any, Any, None]]
 
+# Seat 0 holds no spade (a misdeal hand); the next deal's hands are shuffled from the seed.
+NO_SPADE = [
+    ["AH", "KH", "QH", "JH", "TH", "9H", "8H", "AD", "KD", "QD", "JD", "TD", "9D"],
+    ["AS", "KS", "QS", "JS", "TS", "9S", "8S", "7H", "6H", "5H", "4H", "3H", "2H"],
+    ["7S", "6S", "5S", "4S", "3S", "2S", "8D", "7D", "6D", "5D", "4D", "3D", "2D"],
+    ["AC", "KC", "QC", "JC", "TC", "9C", "8C", "7C", "6C", "5C", "4C", "3C", "2C"],
+]
+
 
 def make_session(
     seed: int = 3,

@@ -26,8 +26,10 @@ and what a bot threw away (a Rook discard, a Horsethief exchange) is told as
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from string import Formatter
 from typing import Any
 
 from callbreak.cards import SUIT_SYMBOLS
@@ -103,6 +105,16 @@ SEAT_NAMES = ("South", "East", "North", "West")
 def seat_name(seat: int, players: int) -> str:
     """A seat's name at the table: the compass at four seats, else "Seat N" (1-based)."""
     return SEAT_NAMES[seat] if players == len(SEAT_NAMES) else f"Seat {seat + 1}"
+
+
+def name_seats(text: str, names: Sequence[str]) -> str:
+    """``text`` (an engine's reason: a misdeal claimed, a deal not played out) with each
+    "seat N", the engine's 0-based number, replaced by the name the face gives that seat.
+
+    >>> name_seats("misdeal claimed by seat 2 (holds no spade)", ["You", "East", "North"])
+    'misdeal claimed by North (holds no spade)'
+    """
+    return re.sub(r"seat (\d+)", lambda found: names[int(found.group(1))], text)
 
 
 def seat_places(players: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
@@ -207,6 +219,32 @@ class PhaseFace:
                 options.append(chosen[_action_key(action)])
         return options
 
+    def offered(self, view: Observation) -> str:
+        """What the question offers now, as its fact says it ("1–13", "85–200 in steps of 5"),
+        for a face that refuses something typed."""
+        for _, fact, _, _ in Formatter().parse(self.said.question):
+            if fact in PROMPT_FACTS:
+                return PROMPT_FACTS[fact](view)
+        return ", ".join(str(action) for action in view.legal)
+
+    def typed_refusal(self, view: Observation, text: str) -> str | None:
+        """Why ``text``, typed to a question of numbers (a call, a bid), answers nothing, or
+        None for a whole number, which the engine judges (its reason names the rule).  Where
+        no number is legal yet (a Spades seat bids blind nil or looks at its cards first),
+        no number answers."""
+        words = " or ".join(
+            f"{word.label.lower()} ({word.key})" for word in self.words if word.action in view.legal
+        )
+        if not any(is_number(action) for action in view.legal):
+            return f"{text} is not a {self.verb} now: {words or self.offered(view)}."
+        try:
+            int(text)
+        except ValueError:
+            return f"Type your {self.verb} as a number: {self.offered(view)}" + (
+                f", or {words}." if words else "."
+            )
+        return None
+
     def answer(self, text: str) -> Any | None:
         """The word a person typed (its key, its label or its action), or None."""
         said = text.strip().lower()
@@ -262,12 +300,19 @@ def _voids(view: Observation) -> str:
     return ", ".join(deck.suit_names[i] for i, suit in enumerate(deck.suits) if suit not in held)
 
 
+def is_number(action: Any) -> bool:
+    """Whether ``action`` is a number (a call, a bid), not a word or a yes/no."""
+    return isinstance(action, int) and not isinstance(action, bool)
+
+
 def _call_range(view: Observation) -> str:
     """The calls the seat may make now, from its legal actions: a game may allow 0 (nil, or an
-    exact bid of none) or forbid one number (Oh Hell's hook)."""
-    calls = [a for a in view.legal if isinstance(a, int) and not isinstance(a, bool)]
+    exact bid of none) or forbid one number (Oh Hell's hook).  Where no number is legal yet
+    (a Spades seat first bids blind nil or looks at its cards), the words that are."""
+    calls = [a for a in view.legal if is_number(a)]
     if not calls:
-        return f"{view.rules.min_call}–{view.rules.max_call}"
+        words = [str(a) for a in view.legal if isinstance(a, str)]
+        return " or ".join(words) or f"{view.rules.min_call}–{view.rules.max_call}"
     low, high = min(calls), max(calls)
     missing = sorted(set(range(low, high + 1)) - set(calls))
     except_ = f" but not {', '.join(map(str, missing))}" if missing else ""
@@ -308,7 +353,7 @@ class _Facts(dict[str, str]):
 
 
 def _numbers(view: Observation) -> list[tuple[str, Any]]:
-    return [(str(a), a) for a in view.legal if isinstance(a, int) and not isinstance(a, bool)]
+    return [(str(a), a) for a in view.legal if is_number(a)]
 
 
 def _trump_choices(view: Observation) -> list[tuple[str, Any]]:
@@ -372,6 +417,12 @@ def game_face(game: str) -> Face:
     return find_game(game).face
 
 
+def scoring_text(rules: Rules) -> str:
+    """How the game of ``rules`` scores, in one line, under the options in force."""
+    scoring = rules.shape.face.scoring
+    return scoring if isinstance(scoring, str) else scoring(rules)
+
+
 def face_tables() -> dict[str, Any]:
     """Everything the web page needs to draw any game, as JSON-ready data."""
     return {
@@ -380,7 +431,7 @@ def face_tables() -> dict[str, Any]:
             name: {
                 "stats": list(game.face.stats),
                 "summary": list(game.face.summary),
-                "scoring": game.face.scoring,
+                "scoring": scoring_text(Rules.of_game(name)),
                 "stock": game.face.stock,
                 "partnerships": [list(side) for side in game.partnerships],
                 "hand_size_varies": game.schedule is not None,
@@ -403,11 +454,12 @@ def last_bid(view: Observation, seat: int) -> int | str | None:
 def said(view: Observation, seat: int) -> str:
     """What ``seat`` has said this deal before the play, for the middle of the table."""
     if view.phase in ("call", "misdeal", "declare") or view.rules.shape.calls:
-        call = view.calls[seat]
-        return "–" if call is None else str(call)
+        return _call_text(view, seat)
     if view.phase == "exchange":
         counts = dict(view.exchanges)
-        return f"threw {counts[seat]}" if seat in counts else "–"
+        if seat in counts:
+            return f"threw {counts[seat]}"
+        return "out" if seat in view.dropped else "–"
     if view.phase == "drop" or view.dropped:
         # Only who is out is kept; the seats are asked in turn from the dealer's left, so one
         # before the seat to act has answered "in" (or plays unasked), and after the drop
@@ -415,8 +467,18 @@ def said(view: Observation, seat: int) -> str:
         if seat in view.dropped:
             return "out"
         return "in" if view.phase != "drop" or _answered(view, seat) else ""
+    if seat == view.declarer and view.contract is not None and view.phase != "auction":
+        return str(view.contract)  # the winning bid, forced ones too (Batak's dealer at 4)
     bid = last_bid(view, seat)
     return "–" if bid is None else str(bid)
+
+
+def _call_text(view: Observation, seat: int) -> str:
+    """A seat's call as people read it: "–" before it calls, "blind nil" (Spades), a number."""
+    call = view.calls[seat]
+    if call is None:
+        return "–"
+    return "blind nil" if seat in view.blind_nils else str(call)
 
 
 def turn_order(view: Observation) -> list[int]:
@@ -440,8 +502,7 @@ def stat_text(view: Observation, seat: int, key: str) -> str | None:
     line of its own, in every game.
     """
     if key == "call":
-        call = view.calls[seat]
-        return f"call {'–' if call is None else call}"
+        return f"call {_call_text(view, seat)}"
     if key == "bid":
         if view.phase == "auction":
             return f"bid {said(view, seat)}"

@@ -9,11 +9,14 @@ class ArenaError(ValueError):
 
 
 class SeatFault(Exception):
-    """A seat that gave no usable answer: ``kind`` is ``"timeout"`` or ``"illegal"``.
+    """A seat that gave no usable answer, of a ``kind`` that its example is labelled with:
+    ``"timeout"`` (too late), ``"unusable"`` (an answer that is no action: not JSON, an HTTP
+    error, no call), ``"error"`` (the bot raised) or ``"illegal"``.
 
     A bot raises it (the remote seats of ``arena.remote`` do) instead of
     answering; the arena counts it against the seat, as the Bhoos tournament
-    did, and plays a random legal action in its place.
+    did (a timeout as a timeout, any other kind as an illegal answer), and
+    plays a random legal action in its place.
     """
 
     def __init__(self, kind: str, message: str) -> None:

@@ -59,7 +59,7 @@ from typing import Any
 
 from callbreak.arena.errors import ArenaError as ArenaError
 from callbreak.arena.errors import SeatFault as SeatFault
-from callbreak.bots import Bot, make_bot, refusal, warm_up
+from callbreak.bots import Bot, bot_module, import_bots, make_bot, refusal, warm_up
 from callbreak.decks import DECKS
 from callbreak.engine import Action, IllegalAction, Match, Observation
 from callbreak.engine.deal import VOID, Deal, shuffled_deck
@@ -67,7 +67,22 @@ from callbreak.engine.match import opening_deal
 from callbreak.rules import Rules
 
 MAX_ILLEGAL_EXAMPLES = 10
-"""Illegal answers described in full per chunk (all of them are counted)."""
+"""Faults (illegal and unusable answers, errors, timeouts) described in full: the first ones
+in deal order, in a chunk and in the whole run (all of them are counted)."""
+
+FAULT_LABELS = {
+    "illegal": "illegal",
+    "unusable": "unusable answer",
+    "error": "bot error",
+    "timeout": "timeout",
+}
+"""How an example names each kind of fault (``SeatFault.kind``, and ``illegal`` for an
+action the engine refused); only ``timeout`` is counted apart, the rest as Illegal."""
+
+STOP: Any = None
+"""In a worker process of ``arena.runner``: the run's shared stop flag (a ``RawValue``, read
+for nothing at each decision), raised when the run is stopped; the game in play then gives
+up (``RunStopped``), so the worker is free at once."""
 
 MAX_REDRAWS = 1000
 """Give up on a deal set after this many hands void as dealt (rules that void every deal)."""
@@ -86,13 +101,18 @@ def single_deal_rules(rules: Rules) -> Rules:
     """The rules of one arena game: a one-deal match that always ends after its scored deal.
 
     Open-ended presets (``match_end = open``, as in Call Bridge) and targets
-    become ``deals`` with ``match_deals = 1``; a tie is shared instead of
-    played off, because the arena compares points, not who wins a deal.  A
-    game whose match ends by score alone (the countdown games) has no such
-    options: ``play_game`` stops its match after the first scored deal.
+    become ``deals`` with ``match_deals = 1`` (``deals:1`` in a game with a
+    ``match_end`` but no ``match_deals``, such as Spades: plain ``deals`` would
+    be five there, and the match would deal a second deal that nobody plays);
+    a tie is shared instead of played off, because the arena compares points,
+    not who wins a deal.  A game whose match ends by score alone (the countdown
+    games) has no such options: ``play_game`` stops its match after the first
+    scored deal.
     """
-    wanted = {"match_deals": 1, "match_end": "deals", "tie_break": "shared"}
-    return rules.replace(**{k: v for k, v in wanted.items() if k in rules.options()})
+    options = rules.options()
+    one_deal = "deals" if "match_deals" in options else "deals:1"
+    wanted = {"match_deals": 1, "match_end": one_deal, "tie_break": "shared"}
+    return rules.replace(**{k: v for k, v in wanted.items() if k in options})
 
 
 def lineup(seats: Sequence[str], players: int, *, rules: Rules | None = None) -> tuple[str, ...]:
@@ -127,6 +147,10 @@ def lineup(seats: Sequence[str], players: int, *, rules: Rules | None = None) ->
     for spec in dict.fromkeys(s for s in specs if remote.is_remote(s)):
         remote.check_remote(spec)  # a bot that is down is reported before the first deal
     return specs
+
+
+class RunStopped(Exception):
+    """The run this chunk belongs to was stopped (``STOP``): its result is wanted no more."""
 
 
 @dataclass(frozen=True)
@@ -323,9 +347,16 @@ class ChunkTask:
     start: int
     stop: int
     whole_matches: bool = False
+    imports: tuple[str, ...] = ()
+    """Modules that register the lineup's bots (``bots.bot_module``), imported before the
+    chunk is played: a spawned worker or a Ray node knows only the bots of what it imported
+    (``callbreak arena --import MODULE`` imports them here)."""
 
     @classmethod
     def of(cls, config: ArenaConfig, start: int, stop: int) -> ChunkTask:
+        from callbreak.arena import remote
+
+        modules = (bot_module(s) for s in config.seats if not remote.is_remote(s))
         return cls(
             config.rules.to_json(),
             config.seats,
@@ -335,6 +366,7 @@ class ChunkTask:
             start,
             stop,
             config.whole_matches,
+            tuple(dict.fromkeys(m for m in modules if m is not None)),
         )
 
     def config(self) -> ArenaConfig:
@@ -404,21 +436,19 @@ def play_game(config: ArenaConfig, deal: DealSet, rotation: int, chunk: ChunkRes
     match = deal_match(config, deal)
     clock = time.perf_counter_ns
     while not match.over and (config.whole_matches or not match.scored_deals):
+        if STOP is not None and STOP.value:
+            raise RunStopped
         seat = match.to_act
         assert seat is not None
         observation = match.observation(seat)
         entry = entry_at(seat, rotation, players)
         started = clock()
+        where = f"deal {deal.index}, rotation {rotation}, seat {seat} ({config.seats[entry]})"
         try:
             action = _answer(bots[seat], observation)
         except SeatFault as fault:
             chunk.times_ms[entry].append((clock() - started) / 1e6)
-            (chunk.timeouts if fault.kind == "timeout" else chunk.illegal)[entry] += 1
-            if len(chunk.illegal_examples) < MAX_ILLEGAL_EXAMPLES:
-                chunk.illegal_examples.append(
-                    f"deal {deal.index}, rotation {rotation}, seat {seat} "
-                    f"({config.seats[entry]}): {fault.kind} — {fault}"
-                )
+            _fault(chunk, entry, fault.kind, f"{where}: {fault}")
             match.act(fallback.choice(observation.legal))
             continue
         chunk.times_ms[entry].append((clock() - started) / 1e6)
@@ -427,12 +457,7 @@ def play_game(config: ArenaConfig, deal: DealSet, rotation: int, chunk: ChunkRes
         try:
             match.act(action)
         except IllegalAction as error:
-            chunk.illegal[entry] += 1
-            if len(chunk.illegal_examples) < MAX_ILLEGAL_EXAMPLES:
-                chunk.illegal_examples.append(
-                    f"deal {deal.index}, rotation {rotation}, seat {seat} "
-                    f"({config.seats[entry]}): {action!r} — {error}"
-                )
+            _fault(chunk, entry, "illegal", f"{where}: {action!r} — {error}")
             match.act(fallback.choice(observation.legal))
     scored_deals = match.scored_deals
     if not config.whole_matches:
@@ -461,6 +486,9 @@ def play_game(config: ArenaConfig, deal: DealSet, rotation: int, chunk: ChunkRes
             {"name": f"#{e} {config.seats[e]}", "player": _player(config.seats[e])} for e in at_seat
         ]
         record = match_record(match, seats=seats, seed=match.seed)
+        # A match that cannot be cut to one deal (a countdown game's, one deal of Oh Hell's
+        # schedule) has dealt its next deal by now: the record keeps only what was played.
+        record["deals"] = record["deals"][: len(match.entries)]
     return GameResult(
         rotation,
         tuple(plays),
@@ -474,16 +502,24 @@ def play_game(config: ArenaConfig, deal: DealSet, rotation: int, chunk: ChunkRes
     )
 
 
+def _fault(chunk: ChunkResult, entry: int, kind: str, example: str) -> None:
+    """Count a fault against ``entry`` (a timeout apart, any other kind as illegal) and keep
+    the chunk's first few as examples, each labelled with its kind."""
+    (chunk.timeouts if kind == "timeout" else chunk.illegal)[entry] += 1
+    if len(chunk.illegal_examples) < MAX_ILLEGAL_EXAMPLES:
+        chunk.illegal_examples.append(f"{FAULT_LABELS.get(kind, kind)}: {example}")
+
+
 def _answer(bot: Bot, observation: Observation) -> Action:
-    """The bot's action; a bot that raises gave no usable answer (``SeatFault``), which the
-    run counts against it, as an illegal one, and plays on: a bug in one bot does not stop
-    a long run, and its example names the deal, rotation and seat."""
+    """The bot's action; a bot that raises gave no usable answer (``SeatFault`` "error"),
+    which the run counts against it, as an illegal one, and plays on: a bug in one bot does
+    not stop a long run, and its example names the deal, rotation and seat."""
     try:
         return bot.act(observation)
     except (SeatFault, ArenaError):  # a remote seat that is down stops the run
         raise
     except Exception as error:
-        raise SeatFault("illegal", f"the bot raised {type(error).__name__}: {error}") from error
+        raise SeatFault("error", f"the bot raised {type(error).__name__}: {error}") from error
 
 
 def _commitment(deal: Deal, seat: int) -> tuple[int | None, bool | None, int]:
@@ -514,6 +550,10 @@ def _player(spec: str) -> str:
 
 def play_chunk(task: ChunkTask) -> ChunkResult:
     """Play deal sets ``start``..``stop - 1``, every rotation of each (a worker's unit of work)."""
+    try:
+        import_bots(task.imports)
+    except ValueError as error:
+        raise ArenaError(str(error)) from None
     config = task.config()
     players = config.players
     chunk = ChunkResult(

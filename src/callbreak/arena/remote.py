@@ -5,7 +5,8 @@ An arena seat written ``http://host:port`` (or ``https://``) is played by a
 (``bhoos_request``), posts it to ``/bid`` or ``/play`` with httpx and a
 timeout, and hands back the answer.  The arena keeps the tournament's
 behaviour on faults: a timeout or an answer it cannot use raises ``SeatFault``
-(counted and replaced by a legal action by ``arena.play``); an answer that is
+(``timeout`` or ``unusable``: counted and replaced by a legal action by
+``arena.play``); an answer that is
 a card or call the engine refuses is returned as it is and counted as
 illegal there; a bot that cannot be reached at all raises ``RemoteSeatDown``,
 which stops the run with a clear message instead of filling it with
@@ -67,9 +68,11 @@ def protocol_refusal(rules: Rules) -> str | None:
     """Why a bot spoken to over the protocol cannot play ``rules`` (None: it can).
 
     The protocol carries no rules: the tournament's bots call 1 to 8 and play by its rules of
-    the card, so any other rule of play, or a call range that refuses one of their calls,
-    would only count their answers as illegal (Call Bridge's calls from 2, Koz Maça's
-    trumping)."""
+    the card, so any other rule of play would only count their answers as illegal (Koz
+    Maça's trumping), and so would any other call range: one that refuses one of their calls
+    (Call Bridge's calls from 2), or one that lets the other seats call what a bot of the
+    protocol refuses to read in its requests (Call Break's calls up to 13: a 9 sent to it
+    is refused, and counted against it)."""
     if not rules.shape.bhoos:
         return "the Bhoos protocol is Call Break's only"
     theirs = Rules.preset(_PROTOCOL_RULES)
@@ -78,7 +81,7 @@ def protocol_refusal(rules: Rules) -> str | None:
         for name in _PLAY_RULES
         if getattr(rules, name) != getattr(theirs, name)
     ]
-    if rules.min_call > theirs.min_call or rules.max_call < theirs.max_call:
+    if (rules.min_call, rules.max_call) != (theirs.min_call, theirs.max_call):
         changed.append(f"calls {rules.min_call}..{rules.max_call}")
     if changed:
         return (
@@ -253,9 +256,9 @@ class RemoteBot:
                 return value
             if isinstance(value, str) and value.strip().isdecimal():
                 return int(value)
-            raise SeatFault("illegal", f"{path} answered {value!r}, which is not a call")
+            raise SeatFault("unusable", f"{path} answered {value!r}, which is not a call")
         if not isinstance(value, str):
-            raise SeatFault("illegal", f"{path} answered {value!r}, which is not a card")
+            raise SeatFault("unusable", f"{path} answered {value!r}, which is not a card")
         try:
             return CARD_NAMES[parse_card(value)]
         except ValueError:
@@ -280,21 +283,21 @@ class RemoteBot:
             ) from None
         except httpx.HTTPError as error:
             self._spent(started)
-            raise SeatFault("illegal", f"{path} failed: {type(error).__name__}: {error}") from None
+            raise SeatFault("unusable", f"{path} failed: {type(error).__name__}: {error}") from None
         self._spent(started)
         self.fell_back = response.headers.get("X-Fallback")
         if response.status_code != 200:
             raise SeatFault(
-                "illegal", f"{path} answered HTTP {response.status_code}: {response.text[:200]}"
+                "unusable", f"{path} answered HTTP {response.status_code}: {response.text[:200]}"
             )
         try:
             answer = response.json()
         except ValueError:
             raise SeatFault(
-                "illegal", f"{path} answered non-JSON: {response.text[:80]!r}"
+                "unusable", f"{path} answered non-JSON: {response.text[:80]!r}"
             ) from None
         if not isinstance(answer, dict) or "value" not in answer:
-            raise SeatFault("illegal", f'{path} answered {answer!r}, without a "value"')
+            raise SeatFault("unusable", f'{path} answered {answer!r}, without a "value"')
         return answer["value"]
 
     def _spent(self, started: float) -> None:

@@ -173,7 +173,10 @@ def render_html(summary: ArenaSummary, value_lost: ValueLost | None = None) -> s
     illegal = ""
     if run.illegal_examples:
         items = "".join(f"<li>{html.escape(e)}</li>" for e in run.illegal_examples)
-        illegal = f"<h2>Illegal answers (first {len(run.illegal_examples)})</h2><ul>{items}</ul>"
+        illegal = (
+            f"<h2>Illegal answers, errors and timeouts (first {len(run.illegal_examples)})</h2>"
+            f"<ul>{items}</ul>"
+        )
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -10,13 +10,19 @@ the last worker to finish is not left with a long tail.
 from __future__ import annotations
 
 import math
+import multiprocessing
 import os
+import signal
 import time
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Generator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
+from itertools import islice
+from typing import Any
 
+from callbreak.arena import play
 from callbreak.arena.play import (
+    MAX_ILLEGAL_EXAMPLES,
     ArenaConfig,
     ArenaError,
     ChunkResult,
@@ -41,6 +47,8 @@ class ArenaRun:
     """Every decision's time in milliseconds, by lineup entry."""
     illegal: list[int]
     illegal_examples: list[str]
+    """The run's first faults in deal order (at most ``MAX_ILLEGAL_EXAMPLES``), each labelled
+    with its kind: ``illegal: ``, ``unusable answer: ``, ``bot error: `` or ``timeout: ``."""
     workers: int
     backend: str
     """``inline``, ``processes`` or ``ray``."""
@@ -64,7 +72,7 @@ def chunk_tasks(config: ArenaConfig, workers: int) -> list[ChunkTask]:
     ]
 
 
-Finished = Iterator[tuple[int, ChunkResult]]
+Finished = Generator[tuple[int, ChunkResult], None, None]
 """Chunks as they finish, each with its task's index in the list handed out."""
 
 
@@ -73,11 +81,72 @@ def _inline(tasks: Sequence[ChunkTask]) -> Finished:
         yield index, play_chunk(task)
 
 
+IN_FLIGHT_PER_WORKER = 2
+"""Chunks handed to the pool per worker at a time: enough that no worker waits for the
+next, few enough that an interrupted run has little queued work to throw away."""
+
+
+STOP_GRACE_S = 3.0
+"""How long a stopped run waits for its workers to give up at their next decision before it
+ends them the hard way (a bot stuck in one decision)."""
+
+
+def _start_worker(stop: Any) -> None:
+    """A worker's initializer: Ctrl-C reaches every process of the terminal's group, and a
+    worker that took it would return KeyboardInterrupt as its chunk's result and go on to
+    the next chunk, so it is left to the parent, which stops the run through ``stop`` (the
+    shared flag that ``play.play_game`` reads at each decision; see ``_end``)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    play.STOP = stop
+
+
 def _processes(tasks: Sequence[ChunkTask], workers: int) -> Finished:
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = {pool.submit(play_chunk, task): index for index, task in enumerate(tasks)}
-        for future in as_completed(futures):
-            yield futures[future], future.result()
+    """The chunks on a pool of ``workers`` processes, handed out a few at a time.
+
+    Stopped early (Ctrl-C, an error, the consumer closing the generator), it cancels the
+    chunks not started and has the workers give up the ones they play (``_end``), rather
+    than wait for every queued chunk to be played for nothing.
+    """
+    context = multiprocessing.get_context()
+    stop = context.RawValue("b", 0)
+    pool = ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=_start_worker, initargs=(stop,)
+    )
+    queue = iter(enumerate(tasks))
+    running: dict[Future[ChunkResult], int] = {}
+    try:
+        while True:
+            for index, task in islice(queue, workers * IN_FLIGHT_PER_WORKER - len(running)):
+                running[pool.submit(play_chunk, task)] = index
+            if not running:
+                break
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield running.pop(future), future.result()
+    except BaseException:
+        _end(pool, stop)
+        raise
+    pool.shutdown()
+
+
+def _end(pool: ProcessPoolExecutor, stop: Any) -> None:
+    """Stop a run now: cancel the chunks not started, raise the ``stop`` flag so that each
+    worker gives up its chunk at its next decision and exits, and end any worker still
+    there after ``STOP_GRACE_S``.
+
+    A worker is ended by force only as the last resort: one killed while it writes its
+    result leaves half a message in the pool's pipe, and the pool's thread waits for the
+    rest for ever (the interpreter then hangs at exit)."""
+    stop.value = 1
+    processes = list((pool._processes or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    deadline = time.monotonic() + STOP_GRACE_S
+    for process in processes:
+        process.join(max(0.0, deadline - time.monotonic()))
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+            process.join(timeout=5)
 
 
 def _ray(tasks: Sequence[ChunkTask], address: str, workers: int) -> Finished:
@@ -157,10 +226,13 @@ def run_arenas(
     else:
         backend, results = "processes", _processes(tasks, workers)
     finished: list[list[ChunkResult]] = [[] for _ in configs]
-    for index, chunk in results:
-        finished[owners[index]].append(chunk)
-        if progress is not None:
-            progress(len(chunk.sets))
+    try:
+        for index, chunk in results:
+            finished[owners[index]].append(chunk)
+            if progress is not None:
+                progress(len(chunk.sets))
+    finally:
+        results.close()  # at once, even on Ctrl-C in ``progress``: it ends the workers
     wall_s = time.perf_counter() - started
     return [
         _gather(config, chunks, workers, backend, wall_s)
@@ -188,6 +260,9 @@ def _gather(
             timeouts[entry] += chunk.timeouts[entry] if chunk.timeouts else 0
             fallbacks[entry] += chunk.fallbacks[entry] if chunk.fallbacks else 0
         examples.extend(chunk.illegal_examples)
+    # Each chunk keeps its own first few: the run's first few, in deal order, are among them,
+    # and the same whatever the number of chunks (that is, of workers).
+    del examples[MAX_ILLEGAL_EXAMPLES:]
     return ArenaRun(
         config, sets, times, illegal, examples, workers, backend, wall_s, timeouts, fallbacks
     )

@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Callable
-from functools import partial
+from functools import partial, wraps
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, ParamSpec
 
 import typer
 from rich import box
@@ -31,6 +31,8 @@ if TYPE_CHECKING:
     from callbreak.arena import ArenaSummary
     from callbreak.arena.stats import Interval
 
+P = ParamSpec("P")
+
 app = typer.Typer(
     help="Call Break and its family: play at the terminal, let bots play, verify game records.",
     no_args_is_help=True,
@@ -52,8 +54,17 @@ OptionFlag = Annotated[
 ]
 
 
+SEED_MAX = 2**63 - 1 - 10_000
+"""The largest seed a command takes: a record holds seeds up to 2**63 − 1, and selfplay and the
+arena count up from the one given."""
+
+RESUMED_FROM_RECORD = ("rules", "option", "level", "bot", "seed", "name")
+"""``play`` options that a resumed match takes from its record instead."""
+
+
 @app.command()
 def play(
+    ctx: typer.Context,
     rules: RulesFlag = "callbreak",
     option: OptionFlag = None,
     level: Annotated[
@@ -64,7 +75,8 @@ def play(
         typer.Option(help="A bot spec for every other seat instead of a level."),
     ] = None,
     seed: Annotated[
-        int | None, typer.Option(help="Seed: the same seed deals the same cards.")
+        int | None,
+        typer.Option(min=0, max=SEED_MAX, help="Seed: the same seed deals the same cards."),
     ] = None,
     record: Annotated[
         Path | None, typer.Option(help="Save the match record (JSON) here as it goes.")
@@ -98,8 +110,7 @@ def play(
     from callbreak.record import RecordError
     from callbreak.tui.session import Session
 
-    if record is not None:
-        writable(record, "--record")
+    _check_play_files(ctx, record, resume)
     try:
         if resume is not None:
             session = Session.resume(resume, record)
@@ -107,8 +118,9 @@ def play(
             spec = bot if bot is not None else level_spec(level)
             game_rules = rules_from_flags(rules, option)
             session = Session.start(game_rules, spec, seed=seed, name=name, record=record)
-    except (OSError, RecordError) as error:
-        raise typer.BadParameter(str(error), param_hint="--resume") from None
+    except (OSError, RecordError) as error:  # a file that is not there: the record's
+        hint = "--resume" if resume is not None else "--record"
+        raise typer.BadParameter(str(error), param_hint=hint) from None
     except ValueError as error:
         hint = "--resume" if resume is not None else "--bot/--level"
         raise typer.BadParameter(str(error), param_hint=hint) from None
@@ -122,6 +134,7 @@ def play(
             session.bots,
             human=session.human,
             name=session.name,
+            console=Console(highlight=False, no_color=True if no_color else None),
             save=lambda _match: session.save(),
         ).run()
     else:
@@ -140,10 +153,45 @@ def play(
         typer.echo(f"Record saved to {session.record}{state}")
 
 
+def _given(ctx: typer.Context, name: str) -> bool:
+    """Whether the option ``name`` was given (on the command line or by its variable), not
+    left at its default.  Typer's own click names the sources, so they are compared by name."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
+
+
+def _check_play_files(ctx: typer.Context, record: Path | None, resume: Path | None) -> None:
+    """Refuse, before any card is dealt, what ``play`` would silently get wrong: a new match
+    written over an existing record (a finished match too), or options that a resumed
+    match does not take (its record has its rules, bots, seed and the person's name)."""
+    if resume is not None:
+        given = [f"--{name}" for name in RESUMED_FROM_RECORD if _given(ctx, name)]
+        if given:
+            raise typer.BadParameter(
+                f"a resumed match takes its rules, bots, seed and your name from {resume}: "
+                f"leave out {', '.join(given)}",
+                param_hint="--resume",
+            )
+    if record is None:
+        return
+    writable(record, "--record")
+    if record.exists() and (resume is None or record.resolve() != resume.resolve()):
+        keep = f"continue its match with --resume {record}"
+        if resume is not None:
+            keep = f"leave out --record to keep saving to {resume}"
+        raise typer.BadParameter(
+            f"{record} already exists and would be overwritten: {keep}, or give --record a "
+            "new file name",
+            param_hint="--record",
+        )
+
+
 @app.command()
 def selfplay(
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Matches to play.")] = 10,
-    seed: Annotated[int, typer.Option(help="Seed of the first match; each next adds 1.")] = 0,
+    seed: Annotated[
+        int, typer.Option(min=0, max=SEED_MAX, help="Seed of the first match; each next adds 1.")
+    ] = 0,
     rules: RulesFlag = "callbreak",
     option: OptionFlag = None,
     bot: Annotated[
@@ -294,7 +342,45 @@ def replay(
         raise typer.Exit(1)
 
 
+ImportFlag = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--import",
+        metavar="MODULE",
+        help="Import MODULE first, for the bots it registers with callbreak.bots.register_bot "
+        "(repeatable; the current directory is searched first; worker processes import it too).",
+    ),
+]
+
+
+def _import_bots(modules: list[str] | None) -> None:
+    """``--import``: a module that fails to import is the option's fault, said as such."""
+    from callbreak.bots import import_bots
+
+    try:
+        import_bots(modules or [])
+    except ValueError as error:
+        raise typer.BadParameter(str(error), param_hint="--import") from None
+
+
+def _interruptible(command: Callable[P, None]) -> Callable[P, None]:
+    """Ctrl-C in ``command`` (an arena run, with ``--pool`` too): its workers are already
+    ended (``arena.runner``); say so, rather than exit in silence, which could be taken for
+    a finished run."""
+
+    @wraps(command)
+    def run(*args: P.args, **kwargs: P.kwargs) -> None:
+        try:
+            command(*args, **kwargs)
+        except KeyboardInterrupt:
+            typer.secho("Interrupted: the arena run stopped and its workers ended.", err=True)
+            raise typer.Exit(130) from None
+
+    return run
+
+
 @app.command()
+@_interruptible
 def arena(
     seat: Annotated[
         list[str] | None,
@@ -318,7 +404,12 @@ def arena(
         ),
     ] = 1000,
     seed: Annotated[
-        int, typer.Option(help="Seed of the deals and the bots: the same seed, the same games.")
+        int,
+        typer.Option(
+            min=0,
+            max=SEED_MAX,
+            help="Seed of the deals and the bots: the same seed, the same games.",
+        ),
     ] = 0,
     workers: Annotated[
         int | None,
@@ -358,6 +449,7 @@ def arena(
             "(with --pool too).",
         ),
     ] = False,
+    imports: ImportFlag = None,
 ) -> None:
     """Measure bots on duplicate deals: each deal is played with the seats rotated, luck cancels.
 
@@ -371,6 +463,7 @@ def arena(
     from callbreak.arena import ArenaConfig, ArenaError, lineup, run_arena, summarize
     from callbreak.arena.remote import RemoteSeatDown
 
+    _import_bots(imports)
     game_rules = rules_from_flags(rules, option)
     if pool or candidate is not None:
         if not pool:
@@ -595,8 +688,9 @@ def _print_arena(console: Console, summary: ArenaSummary) -> None:
         "Plackett–Luce μ±σ. Fallbacks: decisions a bot answered with a stand-in's move (the "
         "expert out of time). Misdeals: misdeals claimed."
     )
-    for example in run.illegal_examples:
-        console.print(Text.assemble(("illegal: ", "red"), example))
+    for example in run.illegal_examples:  # each labelled with its kind: "timeout: deal 3, ..."
+        kind, _, what = example.partition(": ")
+        console.print(Text.assemble((f"{kind}: ", "red"), what))
 
 
 @app.command("rules")
@@ -707,23 +801,37 @@ def serve_bot(
         int | None,
         typer.Option(
             min=1,
-            help="Cap on a budgeted bot's thinking per decision (default: the spec's "
-            "budget_ms, else 1000); it never gets more than a safe share of timeBudget.",
+            help="Cap on a budgeted bot's thinking per decision: it thinks for at most the "
+            "least of this, its own budget_ms (else 1000) and a safe share of timeBudget.",
         ),
     ] = None,
+    imports: ImportFlag = None,
 ) -> None:
     """Serve a bot over the Bhoos tournament protocol (GET /hi, POST /bid, POST /play)."""
-    from callbreak.protocol.bhoos.server import create_app
+    from callbreak.protocol.bhoos.server import BotStartError, create_app
     from callbreak.protocol.bhoos.server import serve as serve_app
 
+    _import_bots(imports)
     try:
         application = create_app(
             bot, threads=threads, processes=processes, max_budget_ms=max_budget_ms
         )
     except ValueError as error:
         raise typer.BadParameter(str(error), param_hint="--bot") from None
-    typer.echo(f"Serving {bot} on http://{host}:{port} (Bhoos protocol: /hi, /bid, /play)")
-    serve_app(application, host, port)
+    typer.echo(f"Starting {bot}: its workers warm up before it serves.")
+    try:
+        serve_app(
+            application,
+            host,
+            port,
+            ready=lambda url: typer.echo(
+                f"Serving {bot} on {url} (Bhoos protocol: /hi, /bid, /play)"
+            ),
+        )
+    except (OSError, BotStartError) as error:
+        where = f" on {host}:{port}" if isinstance(error, OSError) else ""
+        typer.secho(f"serve-bot did not start{where}: {error}", fg="red", err=True)
+        raise typer.Exit(1) from None
 
 
 @app.command("import-bhoos")

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from callbreak.bots import Bot
@@ -21,14 +22,16 @@ from callbreak.faces import (
     COLUMN_LABELS,
     deal_result,
     game_face,
+    name_seats,
     phase_face,
     seat_name,
     summary_cell,
 )
 
-HELP = """Type a call or bid as a number (e.g. 3), "pass" (or x) in an auction, a trump as its
-letter (S H D C; Rook colours R Y G B), and a card as rank then suit: AS, td, 10h, 7c
-(Rook cards number then colour: 1R, 14g, ROOK).
+HELP = """Type a call or bid as a number (e.g. 3), "pass" (or x) in an auction, a trump
+as its letter (S H D C; Rook colours R Y G B), a card as rank then suit: AS,
+td, 10h, 7c (Rook cards number then colour: 1R, 14g, ROOK).  Where a question
+lists letters ([y/n], [b/k]), a letter or the word it stands for answers.
   ?      this help          hand   show your hand
   legal  show legal moves   score  show the scores
   quit   leave (the record, if any, is saved)"""
@@ -55,8 +58,11 @@ class TerminalGame:
         self.match = match
         self.bots = bots
         self.human = human
+        # Names go into Rich markup: escaped, "[red]Bob" is a name, not a colour.
         self.names = [
-            name if seat == human else f"{seat_name(seat, match.players)} ({bots[seat].name})"
+            escape(
+                name if seat == human else f"{seat_name(seat, match.players)} ({bots[seat].name})"
+            )
             for seat in range(match.players)
         ]
         self.console = console or Console(highlight=False)
@@ -93,7 +99,7 @@ class TerminalGame:
                         if not match.over:
                             out.print("[bold]Tie at the top: a tie-break deal follows.[/]")
             self._match_finished()
-        except Quit:
+        except (Quit, KeyboardInterrupt):  # Ctrl-C while a bot thinks leaves as "quit" does
             out.print("\nLeaving the match.")
         finally:
             self.save(match)
@@ -116,7 +122,7 @@ class TerminalGame:
             try:
                 self.match.act(action)
             except IllegalAction as error:
-                self.console.print(f"[red]{error}[/]")
+                self.console.print(f"[red]{escape(str(error))}[/]")
                 continue
             described = phase_face(obs.phase)
             if described.said.echoed:
@@ -149,7 +155,8 @@ class TerminalGame:
         """The phase's question (from the shared description), after what the person needs."""
         described = phase_face(obs.phase)
         if described.said.shows_hand:
-            self.console.print(f"Your hand: {self._hand_by_suit(obs)}{self._trump_text(obs)}")
+            hand = self._hand_by_suit(obs) or "face down (you have not looked at it)"
+            self.console.print(f"Your hand: {hand}{self._trump_text(obs)}")
         recap = described.said.recap
         if recap == "calls":
             made = [f"{self.names[s]} {c}" for s, c in enumerate(obs.calls) if c is not None]
@@ -224,15 +231,14 @@ class TerminalGame:
         """The typed text as an action: a word of the phase, a number, or a card as typed."""
         described = phase_face(obs.phase)
         word = described.answer(text)
-        if word is not None:
+        if word is not None and (word in obs.legal or not described.typed_number):
             return word  # type: ignore[no-any-return]
         if described.typed_number:
-            if text.isdecimal():
-                return int(text)
-            also = " or " + ", ".join(f'"{w.key}" ({w.label})' for w in described.words)
-            also = also if described.words else ""
-            self.console.print(f"[red]Type your {described.verb} as a number, e.g. 3{also}.[/]")
-            return None
+            refusal = described.typed_refusal(obs, text)
+            if refusal is not None:
+                self.console.print(f"[red]{escape(refusal)}[/]")
+                return None
+            return int(text)
         if described.words and not described.typed_card and described.choices is None:
             keys = " or ".join(f"{w.key} ({w.label.lower()})" for w in described.words)
             self.console.print(f"[red]Answer {keys}.[/]")
@@ -297,11 +303,13 @@ class TerminalGame:
         out.print(f"Legal:     {styled_cards([str(a) for a in obs.legal])}")
 
     def _deal_finished(self) -> None:
-        result = deal_result(self.match.entries[-1], self.match.rules)
+        result = deal_result(self.match.entries[-1], self.match.rules, self._name_seats)
         out = self.console
         if result.void_reason:
             out.print(f"[yellow]Deal thrown in:[/] {result.void_reason}. Same dealer deals again.")
             return
+        if result.unplayed:
+            out.print(f"[yellow]Not played out:[/] {result.unplayed}.")
         columns = game_face(result.game).summary
         if result.declarer is None:
             columns = tuple(key for key in columns if key != "bid")
@@ -312,6 +320,10 @@ class TerminalGame:
         for seat in range(self.match.players):
             table.add_row(self.names[seat], *(summary_cell(result, seat, key) for key in columns))
         out.print(table)
+
+    def _name_seats(self, reason: str) -> str:
+        """An engine's reason with its seat numbers as the seats' names here."""
+        return name_seats(reason, self.names)
 
     def _show_scores(self) -> None:
         match = self.match

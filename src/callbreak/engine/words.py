@@ -113,6 +113,18 @@ PHASE_WORDS: dict[str, PhaseWords] = {
         question="Your call ({calls}):",
         answers=NUMBER,
         listed=True,
+        # Spades under blind_nil: a seat first bids blind nil or looks at its cards ("l" is
+        # the table's last trick, so looking is "k").
+        words=(
+            Word("Blind nil", "blind nil", "b", ("bid blind nil", "bids blind nil"), "a blind nil"),
+            Word(
+                "Look at your cards",
+                "look",
+                "k",
+                ("look at your cards", "looks at its cards"),
+                "a look at the cards",
+            ),
+        ),
         told=("call {action}", "calls {action}"),
         waiting="is to call",
         logged="a call of {action!r}",

@@ -115,14 +115,36 @@ class TableDialogs(TableState):
         points = result.points[me] if result.points else None
         if points is None:
             return Text("")
-        if not find_game(result.game).calls:
+        game = find_game(result.game)
+        if not game.calls:
             return Text(self._family_verdict(result, points), style="bold")
         if call is None:
             return Text("")
+        side = next((side for side in game.partnerships if me in side), None)
+        if side is not None:
+            return Text(self._side_verdict(result, side, points), style="bold")
         made = session.rules.success(call, won)
         if made:
             return Text(f"You called {call} and won {won}: {points} points.", style="bold")
         return Text(f"You called {call} but won {won}: {points} points.", style="bold")
+
+    def _side_verdict(self, result: DealResult, side: tuple[int, ...], points: Any) -> str:
+        """How the person's side did (Spades): partners score as one, so the points follow
+        the side's calls and tricks together, not the person's own call."""
+        me = self.session.human
+        order = sorted(side, key=lambda seat: seat != me)
+        names = ["you" if seat == me else self.session.seat_name(seat) for seat in order]
+        calls = [result.calls[seat] or 0 for seat in order]
+        won = [result.tricks[seat] for seat in order]
+        made = "made" if sum(won) >= sum(calls) else "set"
+
+        def each(values: list[int]) -> str:
+            return ", ".join(f"{name} {value}" for name, value in zip(names, values, strict=True))
+
+        return (
+            f"Your side called {sum(calls)} ({each(calls)}) and won {sum(won)} "
+            f"({each(won)}): {made}, {points} points."
+        )
 
     def _family_verdict(self, result: DealResult, points: Any) -> str:
         """The person's deal in a game without calls: its bid, its part, its points."""
@@ -237,17 +259,28 @@ class TableDialogs(TableState):
         body: list[RenderableType] = [scoresheet(session.results(), names, session.totals)]
         if not session.results():
             body.append(Text("No deal finished yet.", style="dim"))
-        if session.rules.shape.calls:
-            legend = "Each cell: called/won, then the points; Σ is the running total."
-        else:
-            legend = "Each cell: tricks won (the bidder's bid), then the points; Σ: running total."
-        if session.rules.shape.lowest_wins:
-            legend += " Lower is better."
-        body.append(Text(legend, style="dim"))
+        body.append(Text(self._scores_legend(), style="dim"))
         self._info("Scoresheet", body, close_keys=("p",))
+
+    def _scores_legend(self) -> str:
+        """What a scoresheet cell holds in the game in force: calls, or tricks (a bid only
+        where the game has an auction, "sat out" only where a seat may sit a deal out)."""
+        shape = self.session.rules.shape
+        if shape.calls:
+            return "Each cell: called/won, then the points; Σ is the running total."
+        said = "tricks won"
+        if "auction" in shape.phase_names:
+            said += " (the bidder's bid)"
+        if "drop" in shape.phase_names:
+            said += " or sat out"
+        legend = f"Each cell: {said}, then the points; Σ: running total."
+        if shape.lowest_wins:
+            legend += " Lower is better."
+        return legend
 
     def show_last_trick(self) -> None:
         view = self.session.view()
+        heading, of_deal = "Last trick", ""
         if view.history:
             trick, number = view.history[-1], len(view.history)
         else:
@@ -257,6 +290,9 @@ class TableDialogs(TableState):
                 self.redraw()
                 return
             number, trick = found
+            # No trick of this deal yet: the one shown ended the deal before, and says so.
+            previous = self.session.results()[-1].number
+            heading, of_deal = f"Last trick of deal {previous}", f" of deal {previous}"
         names = [self.session.seat_name(s) for s in range(self.session.players)]
         assert trick.winner is not None
         picture = render_trick(
@@ -266,10 +302,10 @@ class TableDialogs(TableState):
             winning=trick.winner,
             width=40,
             height=13,
-            title=f"Trick {number} · {names[trick.leader]} led",
+            title=f"Trick {number}{of_deal} · {names[trick.leader]} led",
             footer=f"{names[trick.winner]} won it",
         )
-        self._info("Last trick", [picture, self._trick_line("In order:", trick)], close_keys=("l",))
+        self._info(heading, [picture, self._trick_line("In order:", trick)], close_keys=("l",))
 
     def _info(self, title: str, body: list[RenderableType], close_keys: tuple[str, ...]) -> None:
         self._overlay(InfoScreen(title, body, close_keys=close_keys))

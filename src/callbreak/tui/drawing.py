@@ -17,6 +17,7 @@ from callbreak.engine import Observation, TrickView
 from callbreak.faces import (
     CARD_PHASES,
     deal_facts,
+    is_number,
     phase_face,
     said,
     seat_facts,
@@ -26,7 +27,6 @@ from callbreak.faces import (
 )
 from callbreak.tui.base import Drawn, TableScreen, TableState
 from callbreak.tui.render import (
-    render_calls,
     render_said,
     render_trick,
 )
@@ -147,15 +147,17 @@ class TableDrawing(TableState):
                 footer = "a hand without spades or honours may be thrown in"
             if view.phase == "declare":
                 footer = "void suits may be declared to the table"
-            title = f"Deal {view.deal_number} · calls"
-            return render_calls(
+            # The height lets many seats go in two columns so that trump and the face-up
+            # card (Oh Hell, Judgement) stay in sight at 80×24 while calling.
+            return render_said(
                 order,
                 names,
-                view.calls,
+                [said(view, seat) for seat in range(players)],
                 to_act=view.to_act,
-                title=title,
+                title=f"Deal {view.deal_number} · calls",
                 footer=footer,
                 facts=deal_facts(view, names),
+                height=height,
             )
         facts = deal_facts(view, names)
         if view.phase not in ("play", "over", "void"):
@@ -275,8 +277,7 @@ class TableDrawing(TableState):
             return Text("The match is over.")
         if self.state == "human":
             if view.phase == "call":
-                typed = f" (typed {self.typed})" if self.typed else ""
-                return Text(f"Your call{typed}: ← → and Enter, type the number, or click it")
+                return Text(self._call_hint(view))
             return Text(phase_face(view.phase).keys_hint.format(typed=", ".join(_typed(view))))
         if self.state == "pause":
             return Text("space: go on" + ("" if self.fast else " · f: fast"), style="dim")
@@ -284,11 +285,24 @@ class TableDrawing(TableState):
             return Text(f"{session.seat_name(self.thinking)} is thinking…", style="italic")
         return Text("")
 
+    def _call_hint(self, view: Observation) -> str:
+        """How to call: the arrows, the number typed so far, and the keys of the words that
+        answer now (a Spades seat bids blind nil or looks at its cards before any number)."""
+        described = phase_face(view.phase)
+        typed = f" (typed {self.typed})" if self.typed else ""
+        ways = ["← → and Enter"]
+        if any(is_number(action) for action in view.legal):
+            ways.append("type the number")
+        ways += [f"{w.key} {w.told[0]}" for w in described.words if w.action in view.legal]
+        return f"Your call{typed}: {', '.join(ways)}, or click it"
+
     def _keys(self, view: Observation) -> list[tuple[str, str, str]]:
         keys: list[tuple[str, str, str]] = []
         if self.state == "modal":
-            pass
-        elif self.state == "human":
+            # A result or the match's end is over the table and takes every key but Ctrl-C:
+            # only that is offered (the result shows the last trick and the totals itself).
+            return [("^C", "quit", "quit")]
+        if self.state == "human":
             if view.phase == "play":
                 keys += [("←→⏎", "play", "enter"), (_typed(view)[0], "type", "enter")]
             elif view.phase in CARD_PHASES:

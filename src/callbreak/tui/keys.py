@@ -132,10 +132,9 @@ class TableKeys(TableState):
         if key in ("left", "right", "tab", "shift+tab"):
             bar.move(-1 if key in ("left", "shift+tab") else 1)
             self.typed = ""
-        elif key == "home":
-            bar.cursor = 0
-        elif key == "end":
-            bar.cursor = len(bar.options) - 1
+        elif key in ("home", "end"):  # the cursor decides now, not a number typed before
+            bar.cursor = 0 if key == "home" else len(bar.options) - 1
+            self.typed = ""
         elif key == "backspace":
             self.typed = self.typed[:-1]
         elif described.typed_number and char.isdigit():
@@ -148,14 +147,11 @@ class TableKeys(TableState):
         return True
 
     def _type_number(self, bar: ChoiceBar, char: str) -> None:
-        """Digits pick a call or bid on the bar: kept while some option starts with them."""
-        labels = [str(value) for _, value in bar.options]
-        typed = self.typed + char
-        if not any(label.startswith(typed) for label in labels):
-            typed = char if any(label.startswith(char) for label in labels) else ""
-        self.typed = typed
-        if typed:
-            bar.select(int(typed))
+        """Digits make a call or bid, which Enter makes; the bar's cursor follows the number
+        while it is offered.  Every digit is kept: a number that is not offered is refused
+        at Enter, never turned into another (14 into 4, 73 into the lowest bid)."""
+        self.typed += char
+        bar.select(int(self.typed))
 
     def _enter(self) -> None:
         if self.state == "pause":
@@ -167,10 +163,23 @@ class TableKeys(TableState):
         hand = self._hand(view)
         if view.phase in CARD_PHASES and hand:
             self.act(hand[min(self.cursor, len(hand) - 1)])
+        elif self.typed.isdigit() and phase_face(view.phase).typed_number:
+            self._act_typed(view)
         else:
             bar = self.table.query_one(ChoiceBar)
             if bar.active:
                 self.act(bar.value)
+
+    def _act_typed(self, view: Observation) -> None:
+        """The number typed, made; or refused with why (not a number the phase takes now, or
+        the engine's rule), and nothing made."""
+        typed, self.typed = self.typed, ""
+        refusal = phase_face(view.phase).typed_refusal(view, typed)
+        if refusal is None:
+            self.act(int(typed))
+            return
+        self._set_message(refusal, "refused")
+        self.redraw()
 
     def _card_key(self, view: Observation, key: str, char: str, hand: list[str]) -> bool:
         """Keys that move along the hand or type a card (rank then suit: ``as``, ``14g``).

@@ -84,7 +84,6 @@ class TableLoop(TableState):
             return
         self.state = "idle"
         self.thinking = None
-        name = self.session.seat_name(seat)
         seen = self.session.view()
         note = ""
         action: Action = observation.legal[0]
@@ -100,7 +99,7 @@ class TableLoop(TableState):
             action = observation.legal[0]
             self.session.apply_bot(seat, action)
         self.actions += 1
-        self._set_message(self._describe(name, seen, action) + note, "")
+        self._set_message(self._describe(seat, seen, action) + note, "")
         completed = self._progress() != tricks_before
         delay = self.pause * (2 if completed else 1)
         self.show_last = completed
@@ -171,7 +170,7 @@ class TableLoop(TableState):
         self.actions += 1
         self.own_actions += 1
         self.typed = ""
-        self._set_message(self._describe(self.session.name, view, action), "")
+        self._set_message(self._describe(self.session.human, view, action), "")
         completed = self._progress() != before
         self.show_last = completed
         self.state = "idle"
@@ -191,13 +190,15 @@ class TableLoop(TableState):
         if self.state == "human":
             self.act(value)
 
-    def _describe(self, name: str, view: Observation, action: Action) -> str:
+    def _describe(self, seat: int, view: Observation, action: Action) -> str:
         """One line on what a seat just did, from what everyone saw ("You play", "East plays").
 
         The phase's own words (``engine/words.py``) tell it; a card a bot lays face
-        down is told as "a card", never by name.
+        down is told as "a card", never by name.  The person's own action is told to it
+        as "You …", whatever name it plays under (its own discards by name).
         """
-        mine = name == "You"
+        mine = seat == self.session.human
+        name = "You" if mine else self.session.seat_name(seat)
         line = f"{name} {phase_face(view.phase).tell(view, action, mine)}."
         if view.phase == "play":
             after = self.session.view()

@@ -357,8 +357,8 @@ def scoresheet(
     """Every scored deal: each seat's call/won (or tricks) and points, the running total below."""
     table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, expand=False)
     table.add_column("Deal", justify="left", no_wrap=True)
-    for name in names:
-        table.add_column(name, justify="right", no_wrap=True)
+    for name in names:  # a name is text, never markup ("[red]Bob", "[/]")
+        table.add_column(Text(name), justify="right", no_wrap=True)
     for result in results:
         if result.points is None:
             continue
@@ -401,7 +401,7 @@ def deal_table(result: DealResult, names: Sequence[str]) -> Table:
     for key in columns:
         table.add_column(COLUMN_LABELS[key].capitalize(), justify="right", no_wrap=True)
     for seat, name in enumerate(names):
-        table.add_row(name, *(summary_cell(result, seat, key) for key in columns))
+        table.add_row(Text(name), *(summary_cell(result, seat, key) for key in columns))
     return table
 
 
@@ -459,22 +459,6 @@ def family_summary(rules: Rules) -> str:
     return " ".join(parts)
 
 
-def render_calls(
-    order: Sequence[int],
-    names: Sequence[str],
-    calls: Sequence[int | None],
-    *,
-    to_act: int | None,
-    title: str,
-    footer: str,
-    facts: str = "",
-) -> Text:
-    """The calls so far in calling order, the seat to call marked, for the middle of the table;
-    ``facts``: the deal's trump and face-up card where they change deal by deal (Oh Hell)."""
-    shown = ["–" if call is None else str(call) for call in calls]
-    return render_said(order, names, shown, to_act=to_act, title=title, footer=footer, facts=facts)
-
-
 def render_said(
     order: Sequence[int],
     names: Sequence[str],
@@ -486,7 +470,8 @@ def render_said(
     facts: str = "",
     height: int | None = None,
 ) -> Text:
-    """What each seat said (a call, a bid, "pass", "out") in turn order, the seat to act marked.
+    """What each seat said (a call, a bid, "pass", "out") in turn order, the seat to act marked
+    (with "…" while it has said nothing yet: a bidder naming trump keeps its bid in sight).
 
     ``facts`` (trump, the face-up card) goes last; when ``height`` is too small
     for the spacing lines (many seats in 80×24) they are left out.
@@ -494,7 +479,7 @@ def render_said(
     width = max(len(names[s]) for s in order)
     rows = []
     for seat in order:
-        shown = "…" if seat == to_act else said[seat]
+        shown = "…" if seat == to_act and said[seat] in ("–", "") else said[seat]
         marker = "▶ " if seat == to_act else "  "
         rows.append(Text.assemble(marker, f"{names[seat]:<{width}}  ", (f"{shown:>2}", "bold")))
     tail_rows = 1 + (1 if facts else 0)
@@ -504,8 +489,9 @@ def render_said(
     head, foot = Text(title, style="bold"), Text(footer)
     head.align("center", block)
     foot.align("center", block)
-    for row in rows:  # the list itself centred under the title
-        row.pad_left((block - len(row.plain)) // 2)
+    indent = (block - max(len(row.plain) for row in rows)) // 2
+    for row in rows:  # the list itself centred under the title, its rows aligned
+        row.pad_left(indent)
     tail = [foot]
     if facts:
         line = Text(facts, style="italic")

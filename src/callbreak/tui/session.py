@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import os
 import random
-import re
 from pathlib import Path
 from typing import Any
 
 from callbreak.bots import Bot, available_bots, make_bot, refusal
 from callbreak.bots.levels import LEVELS
 from callbreak.engine import Action, Match, Observation, TrickView
-from callbreak.faces import DealResult, deal_result, seat_name
+from callbreak.faces import DealResult, deal_result, name_seats, seat_name
 from callbreak.games import find_game
 from callbreak.points import Points
 from callbreak.rules import Rules
@@ -208,7 +207,7 @@ class Session:
 
     def describe_void(self, reason: str) -> str:
         """A void reason with ``seat N`` replaced by the seat's name."""
-        return re.sub(r"seat (\d+)", lambda m: self.seat_name(int(m.group(1))), reason)
+        return name_seats(reason, [self.seat_name(seat) for seat in range(self.players)])
 
     # ------------------------------------------------------------ the game
     def view(self) -> Observation:

@@ -470,6 +470,11 @@ def _check_turns(
                 f"{actual} ({ids[actual]})"
             )
         leader = winner
+    if kind == PLAY and len(history) >= HAND:
+        # Nobody is to play, the winner of the last trick no more than the others.
+        raise BhoosRequestError(
+            f"the round is over: the history holds all {HAND} tricks, so nobody is to play"
+        )
     if kind == PLAY and (leader + len(played)) % PLAYERS != me:
         turn = ids[(leader + len(played)) % PLAYERS]
         raise BhoosRequestError(

@@ -4,8 +4,12 @@
 take the tournament's JSON and answer ``{"value": 3}`` or ``{"value": "QS"}``.
 The server keeps no state between requests: each one is rebuilt into an
 observation (``convert.parse_request``), so one server plays any number of
-seats and games at once, and the same request always gets the same answer
-(the bot's seed is taken from the request's bytes).
+seats and games at once.  The bot's seed is taken from the request's bytes, so
+a bot that does not think against the clock (the heuristic, the random bot, the
+expert at fixed world counts) gives the same request the same answer; one that
+searches for a time budget (the expert by default) searches as far as its time
+allows, which depends on the machine's load and on the request's wait for a
+worker, and may answer the same request differently.
 
 Decisions are CPU-bound, so they run off the event loop, which stays free to
 answer ``/hi``, CORS pre-flights and other seats: on a thread pool for quick
@@ -14,9 +18,10 @@ would fight over the GIL with each other and with the event loop (measured:
 four such decisions at once on threads answered up to 3.8× their
 ``timeBudget``; see ``bench/serve_bot.py``).  A bot that takes a time budget
 (any bot factory with a ``budget_ms`` option, e.g. the expert) gets
-``min(its own budget, a safe share of timeBudget)``: the round's remaining
-budget split evenly over the decisions left in it, halved for the network and
-the other side's overheads, less the time the request waited for a worker.
+``min(its own budget, the cap, a safe share of timeBudget)``: the round's
+remaining budget split evenly over the decisions left in it, halved for the
+network and the other side's overheads, less the time the request waited for a
+worker.
 If a bot still overruns, a guard answers with the heuristic bot's choice
 instead, so an answer never comes late because of the bot.
 
@@ -40,7 +45,7 @@ import sys
 import threading
 import time
 import zlib
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import asynccontextmanager, contextmanager, suppress
 from dataclasses import dataclass
@@ -51,7 +56,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
-from callbreak.bots import make_bot
+from callbreak.bots import bot_module, import_bots, make_bot
 from callbreak.bots.base import parse_spec, warm_up
 from callbreak.bots.heuristic import HeuristicBot
 from callbreak.cards import bhoos_name, parse_card
@@ -145,10 +150,13 @@ class BotService:
         self.name, self.options = parse_spec(spec)
         self.options.pop("seed", None)
         self.takes_budget = _takes_budget(self.name, self.options)
-        own = self.options.get("budget_ms")
-        self.max_budget_ms = int(
-            max_budget_ms if max_budget_ms is not None else own or DEFAULT_MAX_BUDGET_MS
-        )
+        self.imports = tuple(m for m in (bot_module(spec),) if m is not None)
+        """The module that registers the bot, for each worker process to import first."""
+        # The cap only ever lowers the bot's own budget (its spec's, else the 1000 ms that
+        # every budgeted bot here defaults to): `--max-budget-ms 300` must not turn an
+        # `expert:budget_ms=20` into a 300 ms one.
+        own = int(self.options.get("budget_ms") or DEFAULT_MAX_BUDGET_MS)
+        self.max_budget_ms = own if max_budget_ms is None else min(own, int(max_budget_ms))
 
     def budget_ms(self, time_budget_ms: float, decisions_left: int) -> int:
         """This decision's budget: a safe share of what is left of the round, capped."""
@@ -226,9 +234,22 @@ def _fallback_value(request: BhoosRequest, seed: int = 0) -> int | str:
     return value
 
 
-def _init_worker(parent: int, service: BotService | None = None) -> None:
-    """In each worker process: warm the bot up (``_warm``, with ``service``), and end the
-    process if the server process dies.
+class BotStartError(RuntimeError):
+    """The server cannot serve its bot: a worker cannot make it (a bot registered by a
+    module that the worker did not import, a module that fails to import there)."""
+
+
+_START_FAILURE: str | None = None
+"""Why this worker process cannot make the bot, if it cannot (``_init_worker``)."""
+
+
+def _init_worker(
+    parent: int, service: BotService | None = None, imports: tuple[str, ...] = ()
+) -> None:
+    """In each worker process: import the modules that register the bot (``imports``), warm
+    the bot up (``_warm``, with ``service``), and end the process if the server process dies.
+    A worker that cannot make the bot says so to ``_all_warm`` (``_checked_in``), which
+    stops the start-up: else it would answer ``/hi`` and fail every request.
 
     Warming up here, before the process takes its first task, is what makes it
     certain: a pool spawns its processes lazily and any idle one takes the next
@@ -254,45 +275,71 @@ def _init_worker(parent: int, service: BotService | None = None) -> None:
         os._exit(0)  # orphaned: the server is gone, nobody will collect an answer
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+    # Ctrl-C reaches the terminal's whole process group: the server stops the workers, each
+    # of which would otherwise print a KeyboardInterrupt traceback of its own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    global _START_FAILURE
+    try:
+        import_bots(imports)
+    except ValueError as error:
+        _START_FAILURE = str(error)
+        return
     if service is not None:
-        _warm(service)
+        _START_FAILURE = _warm(service)
 
 
-def _checked_in() -> int:
-    """A worker's pid, once it has taken a task: after its warm-up (``_init_worker``).
-    Held a little, so that the next task goes to another worker."""
+def _checked_in() -> tuple[int, str | None]:
+    """A worker's pid, once it has taken a task: after its warm-up (``_init_worker``), with
+    why it cannot make the bot, if it cannot.  Held a little, so that the next task goes to
+    another worker."""
     time.sleep(0.1)
-    return os.getpid()
+    return os.getpid(), _START_FAILURE
 
 
 async def _all_warm(loop: asyncio.AbstractEventLoop, executor: Executor, processes: int) -> None:
     """Return once each of the pool's ``processes`` workers has answered a task, that is,
     once every one is warm; the first alone, so that it fills numba's disk cache and
     the others load from it (measured: 101 s to ``/hi`` when all compiled at once on
-    the same cores, 34.5 s with no cache yet, 6 s with it)."""
-    seen = {await loop.run_in_executor(executor, _checked_in)}
+    the same cores, 34.5 s with no cache yet, 6 s with it).  ``BotStartError`` as soon as
+    a worker cannot make the bot."""
+    seen: set[int] = set()
+    answers = [await loop.run_in_executor(executor, _checked_in)]
     deadline = time.monotonic() + WARM_UP_LIMIT_S
-    while len(seen) < processes and time.monotonic() < deadline:
+    while True:
+        for pid, failure in answers:
+            if failure is not None:
+                raise BotStartError(failure)
+            seen.add(pid)
+        if len(seen) >= processes or time.monotonic() >= deadline:
+            break
         tasks = (loop.run_in_executor(executor, _checked_in) for _ in range(processes))
-        seen.update(await asyncio.gather(*tasks))
+        answers = await asyncio.gather(*tasks)
     if len(seen) < processes:
         log.warning("only %d of %d workers warmed up in time", len(seen), processes)
 
 
-def _warm(service: BotService) -> None:
+def _warm(service: BotService) -> str | None:
     """Before the first request, in each worker: a call and a card of a sample deal.
 
     The first decisions of a fresh process pay for imports, tables and any
     just-in-time compilation (the expert's solver compiles with numba): here
     they are paid at start-up, before ``/hi`` answers, as the tournament polled
-    ``/hi`` until a bot was ready.  A bot that fails here is logged, not fatal:
-    each request then gets its own answer or error.
+    ``/hi`` until a bot was ready.  A bot that cannot be made here cannot be made
+    for any request either: that is returned, and the server does not start.  A
+    bot that fails on the sample deal is logged, not fatal: each request then gets
+    its own answer or error.
     """
     options = dict(service.options)
     if service.takes_budget:
         options["budget_ms"] = 50
     try:
         bot = make_bot(_spec(service.name, options), seed=0)
+    except ValueError as error:
+        return (
+            f"a worker process cannot make the bot {service.spec!r}: {error} (a bot registered "
+            "by your own module needs it imported in every process: serve-bot --import MODULE)"
+        )
+    try:
         # The expert compiles its search in the background and plays the heuristic's moves
         # until it is done: wait for it here, or the first half-minute of games is not its own.
         warm_up(bot)
@@ -305,6 +352,7 @@ def _warm(service: BotService) -> None:
             deal.act(helper.act(observation))
     except Exception:
         log.exception("warming up %s failed", service.spec)
+    return None
 
 
 def create_app(
@@ -323,7 +371,10 @@ def create_app(
     and at least four, so that the four seats of a table never queue for a
     worker (a wait that would come off their budgets); threads for the others.
     ``warm_up`` has every worker make a call and play a card before the
-    server answers at all (see ``_warm``).
+    server answers at all (see ``_warm``); a worker that cannot make the bot
+    stops the start-up with ``BotStartError``.  ``app.state.warm()`` runs that
+    warm-up once (``serve`` runs it before it starts uvicorn, so that such an
+    error is told as one; the lifespan then finds it done).
     """
     service = BotService(bot, max_budget_ms)
     if processes is None:
@@ -335,19 +386,27 @@ def create_app(
             max_workers=processes,
             mp_context=context,
             initializer=_init_worker,
-            initargs=(os.getpid(), service if warm_up else None),
+            initargs=(os.getpid(), service if warm_up else None, service.imports),
         )
     else:
         executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="bhoos-bot")
+    warmed: list[bool] = []
+
+    async def warm() -> None:
+        if not warm_up or warmed:
+            return
+        loop = asyncio.get_running_loop()
+        if processes > 0:
+            await _all_warm(loop, executor, processes)
+        else:  # threads share the one process, and its build
+            failure = await loop.run_in_executor(executor, _warm, service)
+            if failure is not None:
+                raise BotStartError(failure)
+        warmed.append(True)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        if warm_up:
-            loop = asyncio.get_running_loop()
-            if processes > 0:
-                await _all_warm(loop, executor, processes)
-            else:  # threads share the one process, and its build
-                await loop.run_in_executor(executor, _warm, service)
+        await warm()
         yield
         executor.shutdown(wait=False, cancel_futures=True)
 
@@ -359,6 +418,8 @@ def create_app(
         openapi_url=None,
     )
     app.state.service = service
+    app.state.warm = warm
+    app.state.executor = executor
     app.add_middleware(
         CORSMiddleware,
         allow_origins=["*"],
@@ -435,11 +496,44 @@ def _bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def serve(app: FastAPI, host: str = "127.0.0.1", port: int = 7000) -> None:
-    """Run the app until interrupted (what ``callbreak serve-bot`` does)."""
+def _url(host: str, port: int) -> str:
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+def serve(
+    app: FastAPI,
+    host: str = "127.0.0.1",
+    port: int = 7000,
+    ready: Callable[[str], None] | None = None,
+) -> None:
+    """Run the app until interrupted (what ``callbreak serve-bot`` does).
+
+    The port is bound first, so a port in use is an ``OSError`` at once, not after
+    a warm-up of minutes; then the workers warm up (``BotStartError`` if they cannot
+    make the bot, with nothing served); ``ready`` is called with the address once
+    the server answers, so that "serving" is said only when it is true.
+    """
     import uvicorn
 
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    sock = _bind(host, port)
+    try:
+        try:
+            asyncio.run(app.state.warm())
+        except BaseException:
+            app.state.executor.shutdown(wait=False, cancel_futures=True)
+            raise
+        url = _url(host, sock.getsockname()[1])
+
+        class Server(uvicorn.Server):
+            async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+                await super().startup(sockets)
+                if self.started and ready is not None:
+                    ready(url)
+
+        config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
+        Server(config).run(sockets=[sock])
+    finally:
+        sock.close()
 
 
 @contextmanager
@@ -470,7 +564,7 @@ def serve_in_thread(
             raise RuntimeError(f"the Bhoos bot server on {host}:{bound} did not start")
         time.sleep(0.005)
     try:
-        yield f"http://{host}:{bound}" if ":" not in host else f"http://[{host}]:{bound}"
+        yield _url(host, bound)
     finally:
         server.should_exit = True
         thread.join(15)
