@@ -28,7 +28,7 @@ from callbreak.tui.screens import InfoScreen
 from callbreak.tui.widgets import ChoiceBar
 from tui_support import (
     NO_SPADE,
-    choice_screen,
+    last_card_to_result,
     make_session,
     my_turn,
     play_until_last_card,
@@ -215,9 +215,7 @@ def test_a_name_with_markup_at_the_table_reaches_the_deal_result() -> None:
     play_until_last_card(session)
 
     async def scenario(pilot: Pilot[None], app: CallBreakApp) -> None:
-        await my_turn(pilot, app)
-        await pilot.press("enter")
-        await choice_screen(pilot, app, "Deal 1 result")
+        await last_card_to_result(pilot, app)
         assert re.search(r"\[/\]\s+\d+\s+\d+", screen_text(app))
 
     run_app(session, scenario)
@@ -366,9 +364,7 @@ def test_the_key_bar_under_a_result_offers_only_what_works_there() -> None:
     play_until_last_card(session)
 
     async def scenario(pilot: Pilot[None], app: CallBreakApp) -> None:
-        await my_turn(pilot, app)
-        await pilot.press("enter")
-        await choice_screen(pilot, app, "Deal 1 result")
+        await last_card_to_result(pilot, app)
         assert screen_text(app).splitlines()[-1].strip() == "^C quit"
 
     run_app(session, scenario)
@@ -411,9 +407,7 @@ def test_the_last_trick_before_a_trick_of_this_deal_says_which_deal_it_ended() -
     play_until_last_card(session)
 
     async def scenario(pilot: Pilot[None], app: CallBreakApp) -> None:
-        await my_turn(pilot, app)
-        await pilot.press("enter")
-        await choice_screen(pilot, app, "Deal 1 result")
+        await last_card_to_result(pilot, app)
         await pilot.press("enter")
         await my_turn(pilot, app)
         assert not app.session.view().history

@@ -25,6 +25,7 @@ from callbreak.tui.app import CallBreakApp
 from callbreak.tui.session import Session
 from tui_support import (
     choice_screen,
+    last_card_to_result,
     make_session,
     my_turn,
     play_by_keys,
@@ -84,9 +85,7 @@ def test_deal_result_and_scoresheet(size: tuple[int, int]) -> None:
     play_until_last_card(session)
 
     async def scenario(pilot: Pilot[None], app: CallBreakApp) -> None:
-        await my_turn(pilot, app)
-        await pilot.press("enter")
-        await choice_screen(pilot, app, "Deal 1 result")
+        await last_card_to_result(pilot, app)
         check(f"deal-result-{tag}", screen_text(app))
         await pilot.press("enter")
         await my_turn(pilot, app)
@@ -103,9 +102,7 @@ def test_match_summary_and_leave(size: tuple[int, int]) -> None:
     play_until_last_card(session)
 
     async def scenario(pilot: Pilot[None], app: CallBreakApp) -> None:
-        await my_turn(pilot, app)
-        await pilot.press("enter")
-        await choice_screen(pilot, app, "Deal 1 result")
+        await last_card_to_result(pilot, app)
         await pilot.press("enter")
         await choice_screen(pilot, app, "Match over")
         check(f"summary-{tag}", screen_text(app))

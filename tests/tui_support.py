@@ -109,6 +109,14 @@ async def choice_screen(pilot: Pilot[None], app: CallBreakApp, title: str) -> Ch
     return screen
 
 
+async def last_card_to_result(pilot: Pilot[None], app: CallBreakApp) -> ChoiceScreen:
+    """Play the person's last card of deal 1 (``play_until_last_card`` left it) and wait
+    for the deal's result screen."""
+    await my_turn(pilot, app)
+    await pilot.press("enter")
+    return await choice_screen(pilot, app, "Deal 1 result")
+
+
 def screen_text(app: CallBreakApp) -> str:
     """The whole screen as plain text, modal screens over the table included."""
     width, height = app.size
