@@ -167,9 +167,11 @@ def test_names_of_only_spaces_and_chunked_giants_are_refused(server: ThreadServe
     assert httpx.post(f"{url}/{code}/join", json={"name": " "}).status_code == 422
     # a NUL (PostgreSQL cannot store it: a 500 there) and a right-to-left override are refused;
     # the joiners of Devanagari names are not
-    for bad in ("a\u0000b", "x\u202ey"):
+    for bad in ("a\u0000b", "x\u202ey", "a\u2028b"):
         refused = httpx.post(f"{url}/{code}/join", json={"name": bad})
         assert refused.status_code == 422 and "U+" in refused.text, refused.text
+    invisible = httpx.post(f"{url}/{code}/join", json={"name": "\u200b"})
+    assert invisible.status_code == 422 and "only spaces" in invisible.text
     assert httpx.post(f"{url}/{code}/join", json={"name": "क्\u200dष"}).status_code == 200
 
     def chunks() -> Iterator[bytes]:  # no Content-Length: sent chunked

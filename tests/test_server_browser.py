@@ -386,6 +386,12 @@ def test_a_deal_of_the_family_games_in_the_browser(
     assert any(e <= phases for e in expected), f"{preset}: the page asked for {phases}"
     assert final["table"]["title"] in title
     assert page.locator(".scoreboard tbody tr").count() >= 1
+    if not phone:  # every player's column in sight, with no sideways scrolling (Rook, 6 seats)
+        overflow = page.evaluate(
+            "(() => { const s = document.querySelector('.scoreboard .scroll');"
+            " return s.scrollWidth - s.clientWidth; })()"
+        )
+        assert overflow <= 1, f"{preset}: the scoresheet scrolls sideways by {overflow}px"
     page.wait_for_selector(".deal-result, .match-result")
     if page.locator(".deal-result").count():
         summary = page.inner_text(".deal-result")
@@ -498,3 +504,32 @@ def test_a_phones_result_card_shows_the_total_beside_a_dropped_name(browser: Bro
         assert len(totals) == 8 and max(totals) <= card, (totals, card)
     finally:
         page.close()
+
+
+def test_the_deal_result_gives_way_when_you_must_play(
+    browser: Browser, server: ThreadServer
+) -> None:
+    """The result card stayed over the trick into the next deal's play (on a phone it hid the
+    cards played): once the person must play, and it has been shown three seconds, it goes."""
+    import time
+
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    page.goto(f"{server.http}/")
+    page.fill("#create-name", "Asha")
+    page.select_option("#create-deals", "3")
+    page.click("#create-btn")
+    page.click("#start-btn")
+    page.wait_for_selector(".felt")
+    play_until([page], lambda: page.locator(".deal-result").count() > 0, timeout_s=90)
+    shown = time.monotonic()
+
+    def my_play_turn() -> bool:
+        s = state(page)
+        obs = s["obs"]
+        return obs["phase"] == "play" and obs["to_act"] == s["you"]["seat"]
+
+    play_until([page], my_play_turn, timeout_s=60)
+    page.wait_for_selector(".deal-result", state="detached", timeout=6000)
+    assert time.monotonic() - shown >= 2.5  # not before it could be read
+    context.close()

@@ -226,7 +226,25 @@ def test_the_spades_verdict_tells_the_sides_contract() -> None:
     app = CallBreakApp(make_session(5, rules=Rules.preset("spades")), pause=0)
     verdict = app._verdict(RESULT).plain
     assert verdict == (
-        "Your side called 1 (you 1, North 0) and won 6 (you 0, North 6): made, 51 points."
+        "Your side called 1 (you 1, North 0) and won 6 (you 0, North 6): made; North's nil "
+        "failed, 51 points."
+    )
+
+
+def test_a_blind_nil_is_named_in_the_result_and_the_verdict() -> None:
+    """A blind nil read as a call of 0, and the verdict never said how a nil went."""
+    from dataclasses import replace
+
+    from callbreak.faces import summary_cell
+
+    blind = replace(RESULT, calls=(0, 4, 3, 5), tricks=(0, 3, 6, 4), blind_nils=(0,))
+    assert summary_cell(blind, 0, "call") == "blind nil"
+    assert summary_cell(blind, 2, "call") == "3"
+    app = CallBreakApp(make_session(5, rules=Rules.preset("spades")), pause=0)
+    assert "your blind nil made" in app._verdict(blind).plain
+    both = replace(RESULT, calls=(0, 4, 0, 5), tricks=(0, 3, 1, 4), blind_nils=(0,))
+    assert app._verdict(both).plain.startswith(
+        "Your side bid no tricks; your blind nil made, North's nil failed:"
     )
 
 

@@ -34,7 +34,7 @@ from typing import Any
 
 from callbreak.cards import SUIT_SYMBOLS
 from callbreak.decks import DECKS, REVERSED, STANDARD, Deck
-from callbreak.engine import Action, Observation, TrickView
+from callbreak.engine import Action, Observation, TrickView, observe_public
 from callbreak.engine.deal import misdeal_reason
 from callbreak.engine.tricks import trick_winner_offset
 from callbreak.engine.words import (
@@ -237,9 +237,8 @@ class PhaseFace:
         )
         if not any(is_number(action) for action in view.legal):
             return f"{text} is not a {self.verb} now: {words or self.offered(view)}."
-        try:
-            int(text)
-        except ValueError:
+        # plain digits only: Python's int() would also read "1_2", "+2" or " ５" as numbers
+        if not re.fullmatch(r"-?[0-9]+", text):
             return f"Type your {self.verb} as a number: {self.offered(view)}" + (
                 f", or {words}." if words else "."
             )
@@ -584,6 +583,8 @@ class DealResult:
     lowest_wins: bool = False
     last_bids: tuple[int | str | None, ...] = ()
     """Each seat's last word in the auction (a bid or "pass"), None where it said nothing."""
+    blind_nils: tuple[int, ...] = ()
+    """Seats that bid blind nil (Spades): their call of 0 is shown as such."""
 
 
 def deal_result(entry: Any, rules: Rules, describe: Callable[[str], str] = str) -> DealResult:
@@ -618,6 +619,7 @@ def deal_result(entry: Any, rules: Rules, describe: Callable[[str], str] = str) 
         unplayed=None if deal.unplayed is None else describe(deal.unplayed),
         lowest_wins=rules.shape.lowest_wins,
         last_bids=tuple(bids),
+        blind_nils=tuple(observe_public(deal).blind_nils),
     )
 
 
@@ -630,6 +632,8 @@ def summary_cell(result: DealResult, seat: int, key: str) -> str:
     """
     if key == "call":
         call = result.calls[seat]
+        if seat in result.blind_nils:
+            return "blind nil"
         return "–" if call is None else str(call)
     if key == "bid":
         mark = "partner" if seat == result.partner and seat != result.declarer else ""

@@ -90,9 +90,11 @@ def _visible(name: str) -> str:
     control or format characters (a NUL, which PostgreSQL cannot store; a right-to-left
     override, which would turn the names after it around) have no place in one."""
     name = name.strip()
-    if not name:
+    if not any(unicodedata.category(c)[0] not in "ZC" for c in name):  # U+200B alone too
         raise ValueError("a name needs a letter or a digit, not only spaces")
-    hidden = [c for c in name if unicodedata.category(c) == "Cc" or c in _BIDI_CONTROLS]
+    hidden = [
+        c for c in name if unicodedata.category(c) in ("Cc", "Zl", "Zp") or c in _BIDI_CONTROLS
+    ]
     if hidden:
         raise ValueError(
             f"a name may not hold control characters or direction overrides "

@@ -141,9 +141,20 @@ class TableDialogs(TableState):
         def each(values: list[int]) -> str:
             return ", ".join(f"{name} {value}" for name, value in zip(names, values, strict=True))
 
+        # a nil (blind or not) scores on its own, whatever the side's contract did
+        nils = [
+            f"{'your' if seat == me else name + chr(39) + 's'} "
+            f"{'blind nil' if seat in result.blind_nils else 'nil'} "
+            f"{'made' if result.tricks[seat] == 0 else 'failed'}"
+            for seat, name in zip(order, names, strict=True)
+            if result.calls[seat] == 0
+        ]
+        nil_text = "; " + ", ".join(nils) if nils else ""
+        if not sum(calls):
+            return f"Your side bid no tricks{nil_text}: {points} points."
         return (
             f"Your side called {sum(calls)} ({each(calls)}) and won {sum(won)} "
-            f"({each(won)}): {made}, {points} points."
+            f"({each(won)}): {made}{nil_text}, {points} points."
         )
 
     def _family_verdict(self, result: DealResult, points: Any) -> str:

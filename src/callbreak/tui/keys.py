@@ -123,7 +123,8 @@ class TableKeys(TableState):
             return True
         described = phase_face(view.phase)
         answer = described.keys.get(char) if char else None
-        if answer is not None and answer in view.legal and not self.typed:
+        if answer is not None and answer in view.legal:
+            self.typed = ""  # a word's key answers, whatever digits were typed before it
             self.act(answer)
             return True
         if view.phase in CARD_PHASES:
@@ -134,10 +135,11 @@ class TableKeys(TableState):
             self.typed = ""
         elif key in ("home", "end"):  # the cursor decides now, not a number typed before
             bar.cursor = 0 if key == "home" else len(bar.options) - 1
+            bar.refresh()  # the bar shows what Enter makes
             self.typed = ""
         elif key == "backspace":
             self.typed = self.typed[:-1]
-        elif described.typed_number and char.isdigit():
+        elif described.typed_number and char and char in "0123456789":  # not "²"
             self._type_number(bar, char)
         elif described.typed_card and char:
             return self._card_key(view, key, char, [])

@@ -268,6 +268,12 @@ class TableView {
     return el("p.tie-note", { text: `A tie at the top was played off in a tie-break deal among ${tied}; only their points counted, and the others were out of the running.` });
   }
 
+  /** Whether the person must play a card now. */
+  playTurn(state) {
+    const { obs, you } = state;
+    return Boolean(obs) && obs.phase === "play" && obs.to_act === you.seat;
+  }
+
   /** The engine's "seat 3" (counted from 0) in a reason, as the page names that seat. */
   seatWords(text) {
     return text.replace(/\bseat (\d+)\b/g, (_, seat) => this.name(Number(seat)));
@@ -321,8 +327,10 @@ class TableView {
       this.nestView(obs),
     ];
     const side = el("aside.side", {}, this.scoreboard(state), this.rulesPanel(table, true));
-    // Five seats or more: the scoresheet needs the page's width, below the table.
-    clear(this.root).append(el(`div.game${n >= 5 ? ".wide-sheet" : ""}`, {}, el("div.play", {}, frag), side));
+    // Five seats or more, or three facts a cell (Call Partner's bid/won/card points): the
+    // scoresheet needs the page's width, below the table.
+    const wide = n >= 5 || this.gameInfo().summary.length > 4;
+    clear(this.root).append(el(`div.game${wide ? ".wide-sheet" : ""}`, {}, el("div.play", {}, frag), side));
     this.overlays(state);
   }
 
@@ -567,10 +575,14 @@ class TableView {
   overlays(state) {
     document.querySelectorAll(".overlay.match-result").forEach((node) => node.remove());
     const deals = state.deals;
-    // The last deal's result gives way once you must play a card: it covered the trick.
-    const { obs, you } = state;
-    if (obs && obs.phase === "play" && obs.to_act === you.seat && deals.length === this.seenDeals) {
-      document.querySelectorAll(".deal-result").forEach((node) => node.remove());
+    // The last deal's result gives way once you must play a card (it covered the trick), but
+    // only after three seconds in sight, so that a quick first turn does not hide it unread.
+    if (deals.length === this.seenDeals && this.playTurn(state)) {
+      document.querySelectorAll(".deal-result").forEach((node) => {
+        const left = 3000 - (Date.now() - Number(node.dataset.shown || 0));
+        if (left <= 0) node.remove();
+        else setTimeout(() => { if (this.playTurn(this.state)) node.remove(); }, left);
+      });
     }
     if (this.seenDeals === null) this.seenDeals = deals.length;
     if (state.result) {
@@ -609,7 +621,7 @@ class TableView {
         type: "button", text: "Review", "data-deal": deal.number, title: "The review of your decisions in this deal",
         onclick: () => { close(); this.openReview(deal.number); },
       }) : null;
-      const node = el("div.deal-result.panel", { role: "status", "aria-label": "deal result" },
+      const node = el("div.deal-result.panel", { role: "status", "aria-label": "deal result", "data-shown": Date.now() },
         el("h2", { text: `Deal ${deal.number} result` }), body,
         el("button", { type: "button", text: "Continue", onclick: close }), review ? " " : null, review);
       document.body.append(node);
