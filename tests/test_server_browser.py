@@ -527,7 +527,7 @@ def test_the_deal_result_gives_way_when_you_must_play(
     def my_play_turn() -> bool:
         s = state(page)
         obs = s["obs"]
-        return obs["phase"] == "play" and obs["to_act"] == s["you"]["seat"]
+        return bool(obs["phase"] == "play" and obs["to_act"] == s["you"]["seat"])
 
     play_until([page], my_play_turn, timeout_s=60)
     page.wait_for_selector(".deal-result", state="detached", timeout=6000)
