@@ -68,11 +68,13 @@ def _children(pid: int) -> list[int]:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-def test_ctrl_c_stops_the_arena_command_and_says_so() -> None:
+def test_ctrl_c_stops_the_arena_command_and_says_so(tmp_path: Path) -> None:
     """The terminal's Ctrl-C reaches the whole process group, workers too: the command
-    stops within a second or two, ends its workers and says the run was interrupted."""
+    stops within a second or two, ends its workers and says the run was interrupted; the
+    report folder it made for nothing is gone."""
     command = [sys.executable, "-c", "from callbreak.cli.main import run; run()"]
-    arena = ["arena", "--deals", "3000", "--workers", "2", "--seed", "1"]
+    report = tmp_path / "R"
+    arena = ["arena", "--deals", "3000", "--workers", "2", "--seed", "1", "--report", str(report)]
     process = subprocess.Popen(
         command + arena,
         stdout=subprocess.PIPE,
@@ -98,3 +100,4 @@ def test_ctrl_c_stops_the_arena_command_and_says_so() -> None:
     assert process.returncode == 130
     assert "Interrupted" in err and "Traceback" not in err
     assert not any(Path(f"/proc/{pid}").exists() for pid in workers)
+    assert not report.exists()

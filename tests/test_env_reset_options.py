@@ -57,3 +57,9 @@ def test_action_of_takes_the_indices_numpy_gives() -> None:
     assert e.action_of(float(np.flatnonzero(mask)[0])) == actions[0]
     with pytest.raises(ValueError, match="not in the action space"):
         e.action_of(2.5)
+
+
+def test_a_deal_number_may_be_a_numpy_integer() -> None:
+    """np.int64(0) was refused: "only deal 0 is one to ask for"."""
+    env("callbreak").reset(seed=1, options={"deal": np.int64(0)})
+    env("oh-hell").reset(seed=1, options={"deal": np.int64(5)})

@@ -582,6 +582,8 @@ class Rules:
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict: the preset name and every option (points as numbers)."""
         out: dict[str, Any] = {"preset": self.name}
+        if self.name not in PRESETS:  # a name of one's own: say whose rules these are
+            out["game"] = self.game
         for name, value in self.options().items():
             out[name] = value.json() if isinstance(value, Points) else value
         return out

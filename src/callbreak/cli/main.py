@@ -366,13 +366,18 @@ def _import_bots(modules: list[str] | None) -> None:
 def _interruptible(command: Callable[P, None]) -> Callable[P, None]:
     """Ctrl-C in ``command`` (an arena run, with ``--pool`` too): its workers are already
     ended (``arena.runner``); say so, rather than exit in silence, which could be taken for
-    a finished run."""
+    a finished run.  A ``--report`` folder that the run made and left empty is taken away:
+    nothing is written then (docs/arena.md)."""
 
     @wraps(command)
     def run(*args: P.args, **kwargs: P.kwargs) -> None:
+        report = kwargs.get("report")
+        made = isinstance(report, Path) and not report.exists()
         try:
             command(*args, **kwargs)
         except KeyboardInterrupt:
+            if made and isinstance(report, Path) and report.is_dir() and not any(report.iterdir()):
+                report.rmdir()
             typer.secho("Interrupted: the arena run stopped and its workers ended.", err=True)
             raise typer.Exit(130) from None
 

@@ -274,17 +274,19 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
         schedule = rules.shape.schedule
         if schedule is None:
             if "deal" in options:
-                number = options["deal"]
-                if isinstance(number, bool) or not isinstance(number, int) or number != 0:
+                number = _deal_number(options["deal"])
+                if number != 0:
                     raise ValueError(
-                        f"deal={number!r}: {rules.title}'s deals are all alike; only deal 0 is "
+                        f"deal={options['deal']!r}: {rules.title}'s deals are all alike; only "
+                        "deal 0 is "
                         "one to ask for"
                     )
             return None, None
         deals = len(schedule(rules))
-        number = options.get("deal", 0 if known else rng.randrange(deals))
-        if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number < deals:
-            raise ValueError(f"deal={number!r}: a deal of the schedule, from 0 to {deals - 1}")
+        given = options.get("deal", 0 if known else rng.randrange(deals))
+        number = _deal_number(given)
+        if number is None or not 0 <= number < deals:
+            raise ValueError(f"deal={given!r}: a deal of the schedule, from 0 to {deals - 1}")
         return opening_context(rules, number), scheduled_size(rules, number)
 
     # ---------------------------------------------------------------- views
@@ -477,3 +479,13 @@ def env(preset: str | None = None, **kwargs: Any) -> CallBreakEnv:
     """The AEC env of a preset (PettingZoo's usual ``env()`` constructor; Call Break by
     default, or the game of ``rules=``)."""
     return CallBreakEnv(preset, **kwargs)
+
+
+def _deal_number(value: Any) -> int | None:
+    """A deal's number as given: an int or a numpy integer (not a bool), else None."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None

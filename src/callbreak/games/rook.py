@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from callbreak.decks import ROOK_FREE, ROOK_SLOT, ROOK_STRIDE
+from callbreak.decks import ROOK_FREE
 from callbreak.engine.games import ROOK_CARD_POINTS, card_points, deal_with_nest
 from callbreak.engine.phases import Auction, Discard, Partner, Play, Trump
 from callbreak.games import Face, Game, Hints, Preset, Scale, register
@@ -79,13 +79,6 @@ def rook_scores(deal: Deal) -> list[Points]:
     ]
 
 
-_DECK_POINTS = (
-    sum(points for card, points in ROOK_CARD_POINTS.items() if card % ROOK_STRIDE != ROOK_SLOT)
-    + ROOK_CARD_POINTS[ROOK_SLOT]
-)
-"""The card points of the deck (180): the table holds the Rook once in each colour."""
-
-
 def scoring(rules: Any) -> str:
     """The scoresheet's line under the rules in force (the last trick's points)."""
     last = rules.last_trick_points
@@ -93,22 +86,6 @@ def scoring(rules: Any) -> str:
         f"Card points (1 = 15, 14 and 10 = 10, 5 = 5, Rook = 20, last trick = {last}): the "
         "bidder's side scores them if they reach the bid, else −bid each."
     )
-
-
-def _limits(rules: Any) -> str | None:
-    """Bids are multiples of the step, and none asks for more card points than a deal holds."""
-    if rules.min_bid % rules.bid_step:
-        return (
-            f"min_bid={rules.min_bid} is not a multiple of bid_step={rules.bid_step}: "
-            "every bid is a multiple of the step"
-        )
-    most = _DECK_POINTS + rules.last_trick_points
-    if rules.max_bid > most:
-        return (
-            f"max_bid={rules.max_bid} asks for more than the {most} card points a deal holds "
-            f"with last_trick_points={rules.last_trick_points}"
-        )
-    return None
 
 
 GAME = register(
@@ -130,7 +107,6 @@ GAME = register(
         ),
         policy="point-auction",
         swing=_swing,
-        limits=_limits,
         hints=Hints(
             no_trick="+5",
             defend="defending, your side keeps every point it takes",
