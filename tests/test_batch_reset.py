@@ -64,3 +64,12 @@ def test_a_real_deal_is_taken(batch: BatchCallBreak) -> None:
     batch.reset(hands=hands, dealers=np.array([3, 1]))
     assert np.array_equal(batch.hands, hands) and batch.dealers.tolist() == [3, 1]
     assert batch.to_act.tolist() == [0, 2]
+
+
+def test_a_numpy_integer_seed_deals_as_the_same_int() -> None:
+    """np.int64(3) overflowed the stream's seed hash (OverflowError)."""
+    one = BatchCallBreak(2, seed=np.int64(3), compiled=False)
+    other = BatchCallBreak(2, seed=3, compiled=False)
+    one.reset()
+    other.reset()
+    assert (one.hands == other.hands).all()

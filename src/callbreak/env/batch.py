@@ -686,7 +686,7 @@ class BatchCallBreak:
         self._scores = score_table(rules)
         self._redeal = _redeal_of(rules)
         self._layout = layout_of(rules, self.encoder)
-        self._seed = seed
+        self._seed = operator.index(seed)  # a numpy integer overflowed the stream's hash
         self._steps = 0
         """Steps taken since ``reset``: with the seed, they seed the deals of the next step."""
         i64 = np.int64
