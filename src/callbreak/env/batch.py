@@ -44,7 +44,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, SupportsIndex
 
 import numpy as np
 import numpy.typing as npt
@@ -659,7 +659,7 @@ class BatchCallBreak:
         n: int,
         rules: Rules | None = None,
         *,
-        seed: int = 0,
+        seed: SupportsIndex = 0,
         compiled: bool | None = None,
         parallel: bool = False,
     ) -> None:
