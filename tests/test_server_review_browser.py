@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, BrowserContext, Page
 
 from callbreak.analysis import Analyst
 from callbreak.bots.search.solver import Solver
@@ -45,6 +45,20 @@ def review_lines(page: Page, number: int) -> list[str]:
         ".overlay.review .review-lines li", "items => items.map(i => i.dataset.verdict)"
     )
     return verdicts
+
+
+def practice_table(
+    browser: Browser, server: ThreadServer, preset: str, seed: int
+) -> tuple[BrowserContext, Page]:
+    """A practice table of ``preset`` dealt from ``seed``, started, its felt on the page."""
+    created = create_table(server.http, "Asha", preset=preset, options={}, seed=seed, practice=True)
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto(f"{server.http}{created['seat_url']}")
+    page.wait_for_selector("#start-btn")
+    page.click("#start-btn")
+    page.wait_for_selector(".felt")
+    return context, page
 
 
 def test_the_result_card_links_to_the_review(browser: Browser, server: ThreadServer) -> None:
@@ -81,13 +95,7 @@ def test_the_result_card_links_to_the_review(browser: Browser, server: ThreadSer
 def test_a_game_the_solver_does_not_play_is_reviewable_in_the_browser(
     browser: Browser, server: ThreadServer
 ) -> None:
-    created = create_table(server.http, "Asha", preset="donut", options={}, seed=3, practice=True)
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    page.goto(f"{server.http}{created['seat_url']}")
-    page.wait_for_selector("#start-btn")
-    page.click("#start-btn")
-    page.wait_for_selector(".felt")
+    context, page = practice_table(browser, server, "donut", seed=3)
     assert page.evaluate("window.cb.state.table.reviewable") is True
     context.close()
 
@@ -98,15 +106,7 @@ def test_a_rook_review_names_cards_and_colours_as_the_table_does(
     """The review of a Call Partner deal showed the engine's codes ("13Y", trump "B")."""
     from test_server_browser import family_turn
 
-    created = create_table(
-        server.http, "Asha", preset="rook-call-partner", options={}, seed=4, practice=True
-    )
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    page.goto(f"{server.http}{created['seat_url']}")
-    page.wait_for_selector("#start-btn")
-    page.click("#start-btn")
-    page.wait_for_selector(".felt")
+    context, page = practice_table(browser, server, "rook-call-partner", seed=4)
     phases: set[str] = set()
     greyed: set[int] = set()
     deadline = time.monotonic() + 120
