@@ -23,21 +23,13 @@ from dataclasses import MISSING, dataclass, field, fields
 from functools import cache
 from typing import Any
 
-from callbreak.games import PRESETS, Game, find_game, find_preset
+from callbreak.games import PRESETS, Game, Preset, find_game, find_preset
 from callbreak.points import Points
 
 
-def _clash(rules: Rules) -> str | None:
-    """Why options of the call games, each allowed, cannot be played together."""
-    own = rules.shape.options
-    if "min_total_calls" in own and rules.min_total_calls is not None:
-        most = rules.players * rules.max_call
-        if rules.min_total_calls > most:
-            return (
-                f"min_total_calls={rules.min_total_calls} can never be reached: "
-                f"{rules.players} calls of at most max_call={rules.max_call} make {most}"
-            )
-    return None
+def _first_preset(game: str) -> Preset | None:
+    """The game's own first preset (Call Break's ``callbreak``), None for a game without one."""
+    return next((p for p in PRESETS.values() if p.game == game), None)
 
 
 @cache
@@ -49,7 +41,7 @@ def game_facts(game: str) -> dict[str, Any]:
     no game ever plays by another game's defaults; ``match_deals`` is left to the game's
     schedule and to ``deals:N``."""
     own = find_game(game).options
-    base = next((p for p in PRESETS.values() if p.game == game), None)
+    base = _first_preset(game)
     preset = {} if base is None else dict(base.options)
     defaults = {f.name: f for f in fields(Rules)}
     facts: dict[str, Any] = {}
@@ -508,7 +500,7 @@ class Rules:
                 f"min_bid={self.min_bid} is above max_bid={self.max_bid}: "
                 "min_bid must not exceed max_bid"
             )
-        clash = _clash(self) or (shape.limits(self) if shape.limits is not None else None)
+        clash = None if shape.limits is None else shape.limits(self)
         if clash is not None:
             raise ValueError(clash)
 
@@ -531,8 +523,8 @@ class Rules:
     @classmethod
     def of_game(cls, game: str) -> Rules:
         """The rules of the game ``game``'s first preset (``ohhell``: Oh Hell's)."""
-        first = next((p.name for p in PRESETS.values() if p.game == game), None)
-        return cls(game=find_game(game).name) if first is None else cls.preset(first)
+        first = _first_preset(game)
+        return cls(game=find_game(game).name) if first is None else cls.preset(first.name)
 
     @classmethod
     def presets(cls) -> list[str]:

@@ -65,6 +65,19 @@ def scoring(rules: Any) -> str:
     return text + "."
 
 
+def _limits(rules: Any) -> str | None:
+    """Calls that can never add up to ``min_total_calls`` would throw in every deal."""
+    if rules.min_total_calls is None:
+        return None
+    most = rules.players * rules.max_call
+    if rules.min_total_calls <= most:
+        return None
+    return (
+        f"min_total_calls={rules.min_total_calls} can never be reached: "
+        f"{rules.players} calls of at most max_call={rules.max_call} make {most}"
+    )
+
+
 def summary(rules: Any) -> str:
     """Call Break's deal in a few sentences under the rules in force (the help screen)."""
     parts = [f"Call {rules.min_call} to {rules.max_call} tricks; spades are always trump."]
@@ -108,6 +121,7 @@ GAME = register(
         ),
         policy="calls",
         swing=_swing,
+        limits=_limits,
         calls=True,
         summary=summary,
         bhoos=True,
