@@ -73,9 +73,9 @@ def plain_game(
 def test_plain_spades_blind_nil_is_offered_and_a_number_before_looking_says_you() -> None:
     match = Match(BLIND_NIL, seed=5)
     text, _ = plain_game(match, ["0", "k", "2"])
-    assert "Your call (blind nil or look) [b/k]:" in text
-    assert "0 is not a call now: blind nil (b) or look at your cards (k)." in text
-    assert "seat 0" not in text and "Type your call as a number" not in text
+    assert "Your bid (blind nil or look) [b/k]:" in text
+    assert "0 is not a bid now: blind nil (b) or look at your cards (k)." in text
+    assert "seat 0" not in text and "Type your bid as a number" not in text
     assert "looks at its cards" in text  # a bot's look is told as one, not "calls look"
     assert match.deal.calls[0] == 2
 
@@ -96,7 +96,7 @@ def test_table_spades_blind_nil_and_look_by_keys() -> None:
         before = app.own_actions
         await pilot.press("0", "enter")
         assert app.own_actions == before
-        assert app.message.plain == "0 is not a call now: blind nil (b) or look at your cards (k)."
+        assert app.message.plain == "0 is not a bid now: blind nil (b) or look at your cards (k)."
         await pilot.press("k")
         assert app.own_actions == before + 1
         await my_turn(pilot, app)
@@ -112,7 +112,7 @@ def test_table_shows_a_blind_nil_as_such() -> None:
         await my_turn(pilot, app)
         await pilot.press("b")
         await my_turn(pilot, app)
-        assert "call blind nil" in screen_text(app)
+        assert "bid blind nil" in screen_text(app)
 
     run_app(make_session(5, rules=BLIND_NIL), scenario)
 
@@ -163,7 +163,7 @@ def test_trump_stays_in_sight_while_calling_at_80x24(preset: str, players: int) 
         assert view.phase == "call" and view.trump is not None
         text = screen_text(app)
         assert re.search(r"trump [♠♥♦♣] \w+", text), text
-        assert "calls so far" in text
+        assert "bids so far" in text  # both games bid
 
     run_app(make_session(5, rules=rules), scenario, size=(80, 24))
 
@@ -226,7 +226,7 @@ def test_the_spades_verdict_tells_the_sides_contract() -> None:
     app = CallBreakApp(make_session(5, rules=Rules.preset("spades")), pause=0)
     verdict = app._verdict(RESULT).plain
     assert verdict == (
-        "Your side called 1 (you 1, North 0) and won 6 (you 0, North 6): made; North's nil "
+        "Your side bid 1 (you 1, North 0) and won 6 (you 0, North 6): made; North's nil "
         "failed, 51 points."
     )
 
@@ -311,7 +311,13 @@ def test_ctrl_c_while_a_bot_thinks_tells_how_to_continue(
 ) -> None:
     from callbreak.bots.heuristic import HeuristicBot
 
-    def interrupted(self: object, observation: Observation) -> Action:
+    asked: list[Observation] = []
+    real_act = HeuristicBot.act
+
+    def interrupted(self: HeuristicBot, observation: Observation) -> Action:
+        asked.append(observation)
+        if len(asked) == 1:  # the table's probe of the bot before the match (bots.refusal)
+            return real_act(self, observation)
         raise KeyboardInterrupt
 
     monkeypatch.setattr(HeuristicBot, "act", interrupted)

@@ -224,7 +224,8 @@ def test_the_call_shows_the_deals_trump_and_no_call_break_minimum(preset: str) -
 )
 def test_the_help_types_the_calls_the_game_offers(preset: str, typed: str) -> None:
     lines = dict(keys_help(Rules.preset(preset)))
-    assert lines[typed] == "type your call, then Enter"
+    word = "call" if preset.startswith("call") else "bid"  # Spades and Judgement bid
+    assert lines[typed] == f"type your {word}, then Enter"
 
 
 def test_the_last_trick_of_a_shorter_deal_is_numbered_by_that_deal() -> None:

@@ -285,6 +285,7 @@ class Analyst:
             call=call_review,
             decisions=tuple(decisions),
             won=deal.tricks[seat],
+            game=deal.rules.game,
         )
 
     def match(
@@ -322,6 +323,7 @@ class Analyst:
             decisions=decisions,
             won=deal.tricks[seat],
             method=METHOD,
+            game=deal.rules.game,
         )
 
     def _bot(self, deal: Deal, number: int, seat: int) -> Any:

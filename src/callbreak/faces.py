@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cache
 from string import Formatter
 from typing import Any
 
@@ -48,7 +49,7 @@ from callbreak.engine.words import (
     Word,
     phase_words,
 )
-from callbreak.games import GAMES, Face, find_game
+from callbreak.games import CALL, GAMES, Contract, Face, find_game
 from callbreak.points import Points
 from callbreak.rules import Rules
 
@@ -390,9 +391,38 @@ PHASES: dict[str, PhaseFace] = {name: PhaseFace(said) for name, said in PHASE_WO
 """Every phase of the family, as every face shows it."""
 
 
-def phase_face(phase: str) -> PhaseFace:
-    """The description of ``phase``; an unknown phase answers by its legal actions alone."""
+CONTRACT_PHASE = "call"
+"""The phase whose words name a seat's contract; a game words it as its ``Contract`` says."""
+_WORDED = ("verb", "step", "question", "told", "waiting", "keys", "keys_hint", "click_hint")
+"""The fields of a phase's words that people read (its name and answers are no words)."""
+
+
+def phase_face(phase: str, game: str | None = None) -> PhaseFace:
+    """The description of ``phase`` in the words of ``game`` (a Spades seat bids where a Call
+    Break seat calls; None: the family's own words); an unknown phase answers by its legal
+    actions alone."""
+    if phase == CONTRACT_PHASE:
+        return _contract_phase(CALL if game is None else contract_words(game))
     return PHASES.get(phase) or PhaseFace(phase_words(phase))
+
+
+@cache
+def _contract_phase(contract: Contract) -> PhaseFace:
+    """The call phase in ``contract``'s words: Call Break's own, or Spades' "bid"."""
+    said = PHASE_WORDS[CONTRACT_PHASE]
+    changes: dict[str, Any] = {name: _reworded(getattr(said, name), contract) for name in _WORDED}
+    changes["words"] = tuple(
+        replace(word, label=contract.reword(word.label), told=_reworded(word.told, contract))
+        for word in said.words
+    )
+    return PhaseFace(replace(said, **changes))
+
+
+def _reworded(text: Any, contract: Contract) -> Any:
+    """A phase's text, or a tuple of them (its told lines, its keys), in ``contract``'s words."""
+    if isinstance(text, str):
+        return contract.reword(text)
+    return tuple(_reworded(part, contract) for part in text)
 
 
 # ------------------------------------------------------------------------ games
@@ -416,6 +446,16 @@ def game_face(game: str) -> Face:
     return find_game(game).face
 
 
+def contract_words(game: str) -> Contract:
+    """How ``game`` names each seat's contract: Call Break's call, Spades' bid."""
+    return game_face(game).contract
+
+
+def column_label(key: str, game: str) -> str:
+    """The heading of a summary column (a ``COLUMN_LABELS`` key) in the words of ``game``."""
+    return contract_words(game).reword(COLUMN_LABELS[key])
+
+
 def scoring_text(rules: Rules) -> str:
     """How the game of ``rules`` scores, in one line, under the options in force."""
     scoring = rules.shape.face.scoring
@@ -434,12 +474,24 @@ def face_tables() -> dict[str, Any]:
                 "stock": game.face.stock,
                 "partnerships": [list(side) for side in game.partnerships],
                 "hand_size_varies": game.schedule is not None,
+                "words": game_words(name),
             }
             for name, game in GAMES.items()
         },
         "suits": SUIT_LABELS,
         "stat_labels": STAT_LABELS,
         "column_labels": COLUMN_LABELS,
+    }
+
+
+def game_words(game: str) -> dict[str, Any]:
+    """What the web page says in ``game``'s own words where they differ from the family's
+    (a Spades seat bids): its call phase, its stat and column labels."""
+    words = contract_words(game)
+    return {
+        "phases": {CONTRACT_PHASE: phase_face(CONTRACT_PHASE, game).table()},
+        "stat_labels": {key: words.reword(label) for key, label in STAT_LABELS.items()},
+        "column_labels": {key: words.reword(label) for key, label in COLUMN_LABELS.items()},
     }
 
 
@@ -501,7 +553,7 @@ def stat_text(view: Observation, seat: int, key: str) -> str | None:
     line of its own, in every game.
     """
     if key == "call":
-        return f"call {_call_text(view, seat)}"
+        return f"{contract_words(view.game).word} {_call_text(view, seat)}"
     if key == "bid":
         if view.phase == "auction":
             return f"bid {said(view, seat)}"

@@ -188,11 +188,12 @@ def set_reviewer(new: Reviewer | None) -> Reviewer | None:
 
 
 def review_document(review: DealReview) -> dict[str, Any]:
-    """``DealReview.json()`` with each line of the review in words (``text``), for a face."""
+    """``DealReview.json()`` with each line of the review in words (``text``, in the game's:
+    a Spades seat bids), for a face."""
     document = review.json()
-    call = review.call.call
-    document["call"]["text"] = review.call.text()
+    call, words = review.call.call, review.words
+    document["call"]["text"] = words.reword(review.call.text())
     for line, decision in zip(document["decisions"], review.decisions, strict=True):
-        line["text"] = decision.text(call)
+        line["text"] = words.reword(decision.text(call))
     document["valued"] = review.valued
     return document

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from callbreak.games import Contract, find_game
 from callbreak.points import Points
 
 SOLVER = "the exact solver"
@@ -225,6 +226,13 @@ class DealReview:
     """Tricks the seat won."""
     method: str = SOLVER
     """What valued the decisions: ``SOLVER`` or ``playout_review.METHOD``."""
+    game: str = "callbreak"
+    """The game of the deal (``Analyst`` says it), whose words the review is read in."""
+
+    @property
+    def words(self) -> Contract:
+        """How the game names a seat's contract: a review's "call" is a Spades seat's bid."""
+        return find_game(self.game).face.contract
 
     @property
     def called(self) -> bool:

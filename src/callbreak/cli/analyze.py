@@ -177,16 +177,16 @@ def _print(console: Console, title: str, seat: int, reviews: list[DealReview], e
     how = "all hands known, best defence" if method == SOLVER else f"valued by {method}"
     console.print(f"[bold]{title}[/]: review of seat {seat}, {how}")
     for review in reviews:
+        call, words = review.call.call, review.words  # a Spades seat bids
         console.print()
-        console.print(
-            f"[bold]Deal {review.number}[/] (dealer {review.dealer}): {review.heading('').strip()}"
-        )
-        console.print(f"  {review.call.text()}", highlight=False)
+        heading = words.reword(review.heading("")).strip()
+        console.print(f"[bold]Deal {review.number}[/] (dealer {review.dealer}): {heading}")
+        console.print(f"  {words.reword(review.call.text())}", highlight=False)
         shown = review.decisions if every else review.mistakes
         for decision in shown:
             if decision.mistake:
                 style = "red" if decision.verdict in ("blunder", "mistake") else "yellow"
-                console.print(f"  [{style}]{decision.text(review.call.call)}[/]", highlight=False)
+                console.print(f"  [{style}]{words.reword(decision.text(call))}[/]", highlight=False)
             elif decision.values is not None and review.called:
                 value = decision.played_value
                 assert value is not None
@@ -195,7 +195,7 @@ def _print(console: Console, title: str, seat: int, reviews: list[DealReview], e
                     highlight=False,
                 )
             else:
-                console.print(f"  {decision.text(review.call.call)}", highlight=False)
+                console.print(f"  {words.reword(decision.text(call))}", highlight=False)
         unknown = f", {review.unknown} unknown" if review.unknown else ""
         console.print(
             f"  {len(review.mistakes)} of {len(review.decisions)} decisions lost value "

@@ -10,8 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from callbreak.bots import Bot
 from callbreak.cli.common import fmt_points, styled_card, styled_cards
@@ -19,7 +19,8 @@ from callbreak.decks import DECKS
 from callbreak.engine import IllegalAction, Match, Observation
 from callbreak.engine.words import SUIT
 from callbreak.faces import (
-    COLUMN_LABELS,
+    column_label,
+    contract_words,
     deal_result,
     game_face,
     name_seats,
@@ -35,6 +36,16 @@ lists letters ([y/n], [b/k]), a letter or the word it stands for answers.
   ?      this help          hand   show your hand
   legal  show legal moves   score  show the scores
   quit   leave (the record, if any, is saved)"""
+
+
+def card_text(name: str) -> Text:
+    """A card in its colours: ``styled_card``'s markup read here, where it is all ours."""
+    return Text.from_markup(styled_card(name))
+
+
+def joined(parts: list[Text]) -> Text:
+    """Pieces of a line (a seat and its card), comma-separated, each kept as drawn."""
+    return Text(", ").join(parts)
 
 
 class Quit(Exception):
@@ -58,13 +69,13 @@ class TerminalGame:
         self.match = match
         self.bots = bots
         self.human = human
-        # Names go into Rich markup: escaped, "[red]Bob" is a name, not a colour.
+        # Names are never read as markup: every line that holds one is built as Text, so
+        # that "[red]Bob", a\[b] or a trailing backslash prints as it was typed.
         self.names = [
-            escape(
-                name if seat == human else f"{seat_name(seat, match.players)} ({bots[seat].name})"
-            )
+            name if seat == human else f"{seat_name(seat, match.players)} ({bots[seat].name})"
             for seat in range(match.players)
         ]
+        self.words = contract_words(match.rules.game)
         self.console = console or Console(highlight=False)
         self.ask = ask
         self.save = save or (lambda _match: None)
@@ -72,7 +83,8 @@ class TerminalGame:
     # ------------------------------------------------------------------ loop
     def run(self) -> None:
         match, out = self.match, self.console
-        out.print(f"[bold]{match.rules.title}[/] — rules: {match.rules.name}. Type ? for help.\n")
+        rules = f" — rules: {match.rules.name}. Type ? for help.\n"  # a name of one's own too
+        out.print(Text.assemble((match.rules.title, "bold"), rules))
         shown_deal = None
         try:
             while not match.over:
@@ -90,7 +102,7 @@ class TerminalGame:
                     self._bot_turn(seat)
                 if len(deal.history) > tricks_before:
                     winner = deal.history[-1][2]
-                    out.print(f"  [bold]→ {self.names[winner]} wins the trick.[/]")
+                    out.print(Text(f"  → {self.names[winner]} wins the trick.", style="bold"))
                 if len(match.entries) > before:
                     self._deal_finished()
                     self.save(match)
@@ -122,12 +134,12 @@ class TerminalGame:
             try:
                 self.match.act(action)
             except IllegalAction as error:
-                self.console.print(f"[red]{escape(str(error))}[/]")
+                self.console.print(Text(str(error), style="red"))
                 continue
-            described = phase_face(obs.phase)
+            described = phase_face(obs.phase, obs.game)
             if described.said.echoed:
                 told = described.tell(obs, str(action).upper(), True)
-                self.console.print(f"  You {told}")
+                self.console.print(Text(f"  You {told}"))
             return
 
     def _bot_turn(self, seat: int) -> None:
@@ -139,11 +151,11 @@ class TerminalGame:
         who = self.names[seat]
         if len(obs_deal.exchanges) > exchanged:
             count = obs_deal.exchanges[-1][1]
-            self.console.print(f"  {who} exchanges {count} card{'s' * (count != 1)}")
+            self.console.print(Text(f"  {who} exchanges {count} card{'s' * (count != 1)}"))
         # What a bot lays face down is told as "a card" (the shared description says so).
-        told = phase_face(obs.phase).tell(self._view(), action, False)
+        told = phase_face(obs.phase, obs.game).tell(self._view(), action, False)
         if told and not (obs.phase == "exchange" and action == "done"):
-            self.console.print(f"  {who} {told}")
+            self.console.print(Text(f"  {who} {told}"))
         if obs.phase != "play" and self.match.deal is obs_deal and self.match.deal.phase == "play":
             self._announce_contract()
 
@@ -153,25 +165,29 @@ class TerminalGame:
 
     def _prompt(self, obs: Observation) -> str:
         """The phase's question (from the shared description), after what the person needs."""
-        described = phase_face(obs.phase)
+        described = phase_face(obs.phase, obs.game)
         if described.said.shows_hand:
             hand = self._hand_by_suit(obs) or "face down (you have not looked at it)"
             self.console.print(f"Your hand: {hand}{self._trump_text(obs)}")
-        recap = described.said.recap
-        if recap == "calls":
-            made = [f"{self.names[s]} {c}" for s, c in enumerate(obs.calls) if c is not None]
-            if made:
-                self.console.print("Calls so far: " + ", ".join(made))
-        elif recap == "bids":
-            bids = [f"{self.names[s]} {b}" for s, b in obs.bids]
-            if bids:
-                self.console.print("Bids so far: " + ", ".join(bids))
-        elif recap == "nest" and not obs.discards:
-            self.console.print(f"You take the nest: {styled_cards(list(obs.nest or ()))}")
+        self._recap(obs, described.said.recap)
         words = "/".join(word.key for word in described.words if word.action in obs.legal)
         if described.said.answers == SUIT:
             words = " ".join(str(a) for a in obs.legal)
         return described.prompt(obs).rstrip(":?") + (f" [{words}]" if words else "") + ": "
+
+    def _recap(self, obs: Observation, recap: str) -> None:
+        """What was said so far that the question builds on: calls or bids, or the nest."""
+        said: list[tuple[int, object]] = []
+        if recap == "calls":
+            said = [(s, c) for s, c in enumerate(obs.calls) if c is not None]
+        elif recap == "bids":
+            said = list(obs.bids)
+        elif recap == "nest" and not obs.discards:
+            self.console.print(f"You take the nest: {styled_cards(list(obs.nest or ()))}")
+        if said:
+            head = self.words.plural if recap == "calls" else "bids"
+            made = ", ".join(f"{self.names[s]} {c}" for s, c in said)
+            self.console.print(Text(f"{head.capitalize()} so far: {made}"))
 
     def _trump_text(self, obs: Observation) -> str:
         if obs.rules.trump_suit >= 0 or (obs.trump is None and obs.upcard is None):
@@ -192,12 +208,14 @@ class TerminalGame:
         obs = self.match.observation(self.human)
         if obs.declarer is None:
             return
-        parts = [f"Contract: {obs.contract} by {self.names[obs.declarer]}"]
+        parts = [Text(f"Contract: {obs.contract} by {self.names[obs.declarer]}")]
         if obs.trump:
-            parts.append(f"trump {self._suit_name(obs, obs.trump)}")
+            parts.append(Text(f"trump {self._suit_name(obs, obs.trump)}"))
         if obs.partner_card:
-            parts.append(f"partner: the holder of the {styled_card(obs.partner_card)}")
-        self.console.print("[bold]" + ", ".join(parts) + "[/]")
+            parts.append(Text("partner: the holder of the ") + card_text(obs.partner_card))
+        line = joined(parts)
+        line.stylize("bold")
+        self.console.print(line)
 
     def _read(self, prompt: str) -> str:
         try:
@@ -213,7 +231,7 @@ class TerminalGame:
         if word == "h" and obs.phase == "trump":
             return False  # H is hearts here
         if word in {"?", "h", "help"}:
-            self.console.print(HELP)
+            self.console.print(HELP, markup=False)  # its "[y/n]" is text, not a style
         elif word == "hand":
             self.console.print(f"Your hand: {self._hand_by_suit(obs)}")
         elif word == "legal":
@@ -229,14 +247,14 @@ class TerminalGame:
 
     def _to_action(self, text: str, obs: Observation) -> int | str | bool | None:
         """The typed text as an action: a word of the phase, a number, or a card as typed."""
-        described = phase_face(obs.phase)
+        described = phase_face(obs.phase, obs.game)
         word = described.answer(text)
         if word is not None and (word in obs.legal or not described.typed_number):
             return word  # type: ignore[no-any-return]
         if described.typed_number:
             refusal = described.typed_refusal(obs, text)
             if refusal is not None:
-                self.console.print(f"[red]{escape(refusal)}[/]")
+                self.console.print(Text(refusal, style="red"))
                 return None
             return int(text)
         if described.words and not described.typed_card and described.choices is None:
@@ -267,7 +285,7 @@ class TerminalGame:
         match = self.match
         deal_no = match.deal_number
         tie = " (tie-break deal)" if match.tie_break else ""
-        self.console.rule(f"Deal {deal_no}{tie} — dealer: {self.names[match.dealer]}")
+        self.console.rule(Text(f"Deal {deal_no}{tie} — dealer: {self.names[match.dealer]}"))
         obs = match.observation(self.human)
         if obs.upcard:
             text = self._trump_text(obs).strip(" ()")
@@ -277,48 +295,54 @@ class TerminalGame:
 
     def _show_table(self, obs: Observation) -> None:
         out = self.console
-        if obs.declarer is None and any(c is not None for c in obs.calls):
-            calls = "  ".join(
-                f"{self.names[s]}: {obs.tricks_won[s]}/{obs.calls[s]}" for s in obs.active
-            )
-            out.print(f"\nTricks won / called — {calls}")
-        else:
-            won = "  ".join(f"{self.names[s]}: {obs.tricks_won[s]}" for s in obs.active)
-            out.print(f"\nTricks won — {won}")
-            if obs.declarer is not None and obs.contract is not None:
-                out.print(f"Contract: {obs.contract} by {self.names[obs.declarer]}")
-            if obs.card_points is not None:
-                taken = "  ".join(f"{self.names[s]}: {obs.card_points[s]}" for s in obs.active)
-                partner = "unknown" if obs.partner is None else self.names[obs.partner]
-                out.print(f"Card points taken — {taken}   (partner: {partner})")
+        self._show_standing(obs)
         if obs.trick.cards:
-            played = ", ".join(
-                f"{self.names[s]} {styled_card(c)}"
-                for s, c in zip(obs.trick.seats(obs.players), obs.trick.cards, strict=True)
-            )
-            out.print(f"Trick {obs.trick_number + 1}: {played}")
+            seats = obs.trick.seats(obs.players)
+            played = [
+                Text(f"{self.names[s]} ") + card_text(c)
+                for s, c in zip(seats, obs.trick.cards, strict=True)
+            ]
+            out.print(Text(f"Trick {obs.trick_number + 1}: ") + joined(played))
         else:
             out.print(f"Trick {obs.trick_number + 1}: you lead")
         out.print(f"Your hand: {self._hand_by_suit(obs)}")
         out.print(f"Legal:     {styled_cards([str(a) for a in obs.legal])}")
 
+    def _show_standing(self, obs: Observation) -> None:
+        """Each seat's tricks so far, against its call (in the game's word) or the contract."""
+        out, names = self.console, self.names
+        if obs.declarer is None and any(c is not None for c in obs.calls):
+            calls = "  ".join(f"{names[s]}: {obs.tricks_won[s]}/{obs.calls[s]}" for s in obs.active)
+            out.print(Text(f"\nTricks won / {self.words.past} — {calls}"))
+            return
+        won = "  ".join(f"{names[s]}: {obs.tricks_won[s]}" for s in obs.active)
+        out.print(Text(f"\nTricks won — {won}"))
+        if obs.declarer is not None and obs.contract is not None:
+            out.print(Text(f"Contract: {obs.contract} by {names[obs.declarer]}"))
+        if obs.card_points is not None:
+            taken = "  ".join(f"{names[s]}: {obs.card_points[s]}" for s in obs.active)
+            partner = "unknown" if obs.partner is None else names[obs.partner]
+            out.print(Text(f"Card points taken — {taken}   (partner: {partner})"))
+
     def _deal_finished(self) -> None:
         result = deal_result(self.match.entries[-1], self.match.rules, self._name_seats)
         out = self.console
         if result.void_reason:
-            out.print(f"[yellow]Deal thrown in:[/] {result.void_reason}. Same dealer deals again.")
+            why = f" {result.void_reason}. Same dealer deals again."
+            out.print(Text.assemble(("Deal thrown in:", "yellow"), why))
             return
         if result.unplayed:
-            out.print(f"[yellow]Not played out:[/] {result.unplayed}.")
+            out.print(Text.assemble(("Not played out:", "yellow"), f" {result.unplayed}."))
         columns = game_face(result.game).summary
         if result.declarer is None:
             columns = tuple(key for key in columns if key != "bid")
         table = Table(title=f"Deal {result.number} result")
         table.add_column("Seat")
         for key in columns:
-            table.add_column(COLUMN_LABELS[key].capitalize(), justify="right")
+            table.add_column(column_label(key, result.game).capitalize(), justify="right")
         for seat in range(self.match.players):
-            table.add_row(self.names[seat], *(summary_cell(result, seat, key) for key in columns))
+            cells = (summary_cell(result, seat, key) for key in columns)
+            table.add_row(Text(self.names[seat]), *cells)
         out.print(table)
 
     def _name_seats(self, reason: str) -> str:
@@ -330,7 +354,7 @@ class TerminalGame:
         table = Table(title="Scoresheet")
         table.add_column("Deal")
         for seat in range(match.players):
-            table.add_column(self.names[seat], justify="right")
+            table.add_column(Text(self.names[seat]), justify="right")
         for entry in match.scored_deals:
             pts = fmt_points(entry.deal.points or [])
             table.add_row(str(entry.number), *pts)
@@ -342,7 +366,7 @@ class TerminalGame:
         self._show_scores()
         winners = " and ".join(self.names[s] for s in match.winners)
         verb = "win" if len(match.winners) > 1 or match.winners == [self.human] else "wins"
-        self.console.print(f"[bold green]{winners} {verb} the match.[/]")
+        self.console.print(Text(f"{winners} {verb} the match.", style="bold green"))
 
 
 def record_saver(path: Path | None, seats: list[dict[str, str]]) -> Callable[[Match], None]:

@@ -24,6 +24,7 @@ ValueError: unknown game 'bridge': choose one of callbreak, batak, snarples, don
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -55,6 +56,39 @@ HELD, TURNED_OUT = "held", "out"
 turned up and never drawn (Horsethief)."""
 
 
+_CALL_WORDS = re.compile(r"(?<![{\w])call(s|ed)?\b")
+"""Call Break's word for a contract in its three forms, lower case ("Call Break", "{calls}"
+and "recall" are not it)."""
+
+
+@dataclass(frozen=True)
+class Contract:
+    """What a call game names the tricks each seat says it will take, in its rule book's words:
+    Call Break's seats call, Spades' and Oh Hell's bid.  Every face takes the word from here,
+    so that no face asks which game it draws."""
+
+    word: str = "call"
+    """The noun and the verb: "your call", "call 4"."""
+    plural: str = "calls"
+    """The plural and the verb after a seat's name: "calls so far", "East calls 4"."""
+    past: str = "called"
+    """"you called 4 and won 5"."""
+
+    def reword(self, text: str) -> str:
+        """``text``, written in Call Break's words ("your call", "calls 4", "called"), in
+        this game's; a fact in braces (``{calls}``) is left as it is.
+
+        >>> BID.reword("Your call ({calls}): East calls 4, you called 3 (Call Break)")
+        'Your bid ({calls}): East bids 4, you bid 3 (Call Break)'
+        """
+        forms = {None: self.word, "s": self.plural, "ed": self.past}
+        return _CALL_WORDS.sub(lambda found: forms[found.group(1)], text)
+
+
+CALL = Contract()
+BID = Contract("bid", "bids", "bid")
+
+
 @dataclass(frozen=True)
 class Face:
     """What a game's seats show while it is played, and how a finished deal is summed up:
@@ -70,6 +104,8 @@ class Face:
     (``faces.scoring_text`` reads either)."""
     stock: bool = False
     """Whether the undealt stock matters to the players (it is drawn from) and is shown."""
+    contract: Contract = CALL
+    """A call game's word for each seat's contract (``BID`` where its rule book bids)."""
 
 
 @dataclass(frozen=True)

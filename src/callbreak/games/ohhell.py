@@ -18,7 +18,7 @@ from callbreak.engine.errors import IllegalAction
 from callbreak.engine.games import deal_round, deal_upcard_next
 from callbreak.engine.parts import DealState
 from callbreak.engine.phases import Calls, Phase, Play, number_of, take_call
-from callbreak.games import Dealing, Face, Game, Hints, Preset, register
+from callbreak.games import BID, Dealing, Face, Game, Hints, Preset, register
 from callbreak.points import Points
 
 if TYPE_CHECKING:
@@ -209,6 +209,7 @@ GAME = register(
             stats=("call", "won"),
             summary=("call", "won", "points", "total"),
             scoring=scoring,
+            contract=BID,
         ),
         policy="calls",
         swing=_swing,

@@ -17,7 +17,7 @@ from callbreak.engine.errors import IllegalAction
 from callbreak.engine.games import deal_round
 from callbreak.engine.parts import DealState, Part, Pieces
 from callbreak.engine.phases import Calls, Phase, Play, number_of, take_call
-from callbreak.games import Face, Game, Hints, Preset, Scale, match_end_text, register
+from callbreak.games import BID, Face, Game, Hints, Preset, Scale, match_end_text, register
 from callbreak.points import Points
 
 if TYPE_CHECKING:
@@ -242,6 +242,7 @@ GAME = register(
             stats=("call", "won"),
             summary=("call", "won", "points", "total"),
             scoring=scoring,
+            contract=BID,
         ),
         policy="calls",
         swing=_swing,

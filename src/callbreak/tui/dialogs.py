@@ -17,6 +17,7 @@ from textual.screen import Screen
 from callbreak.engine import TrickView
 from callbreak.faces import (
     DealResult,
+    contract_words,
 )
 from callbreak.games import find_game
 from callbreak.review import reviewable
@@ -64,7 +65,8 @@ class TableDialogs(TableState):
                 )
                 made = [f"{names[s]} {c}" for s, c in enumerate(result.calls) if c is not None]
                 if made:
-                    body.append(Text("Calls: " + ", ".join(made)))
+                    calls = contract_words(result.game).plural.capitalize()
+                    body.append(Text(f"{calls}: " + ", ".join(made)))
         for result in scored:
             if result.unplayed is not None:
                 body.append(Text(f"Not played out: {result.unplayed}.", style="bold"))
@@ -123,10 +125,9 @@ class TableDialogs(TableState):
         side = next((side for side in game.partnerships if me in side), None)
         if side is not None:
             return Text(self._side_verdict(result, side, points), style="bold")
-        made = session.rules.success(call, won)
-        if made:
-            return Text(f"You called {call} and won {won}: {points} points.", style="bold")
-        return Text(f"You called {call} but won {won}: {points} points.", style="bold")
+        called = contract_words(result.game).past
+        but = "and" if session.rules.success(call, won) else "but"
+        return Text(f"You {called} {call} {but} won {won}: {points} points.", style="bold")
 
     def _side_verdict(self, result: DealResult, side: tuple[int, ...], points: Any) -> str:
         """How the person's side did (Spades): partners score as one, so the points follow
@@ -152,8 +153,9 @@ class TableDialogs(TableState):
         nil_text = "; " + ", ".join(nils) if nils else ""
         if not sum(calls):
             return f"Your side bid no tricks{nil_text}: {points} points."
+        called = contract_words(result.game).past
         return (
-            f"Your side called {sum(calls)} ({each(calls)}) and won {sum(won)} "
+            f"Your side {called} {sum(calls)} ({each(calls)}) and won {sum(won)} "
             f"({each(won)}): {made}{nil_text}, {points} points."
         )
 
@@ -276,9 +278,11 @@ class TableDialogs(TableState):
     def _scores_legend(self) -> str:
         """What a scoresheet cell holds in the game in force: calls, or tricks (a bid only
         where the game has an auction, "sat out" only where a seat may sit a deal out)."""
-        shape = self.session.rules.shape
+        rules = self.session.rules
+        shape = rules.shape
         if shape.calls:
-            return "Each cell: called/won, then the points; Σ is the running total."
+            called = contract_words(rules.game).past
+            return f"Each cell: {called}/won, then the points; Σ is the running total."
         said = "tricks won"
         if "auction" in shape.phase_names:
             said += " (the bidder's bid)"

@@ -16,6 +16,7 @@ from callbreak.decks import DECKS
 from callbreak.engine import Observation, TrickView
 from callbreak.faces import (
     CARD_PHASES,
+    contract_words,
     deal_facts,
     is_number,
     phase_face,
@@ -115,7 +116,7 @@ class TableDrawing(TableState):
             head.append(" (dealer)")
         facts = seat_facts(view, seat)
         if self.thinking == seat and view.phase == "call" and view.calls[seat] is None:
-            facts[0] = "call …"
+            facts[0] = f"{contract_words(view.game).word} …"
         total = view.totals[seat] if view.totals is not None else None
         total_text = f"total {total}" if total is not None else ""
         if view.counting_seats is not None and seat not in view.counting_seats:
@@ -142,7 +143,8 @@ class TableDrawing(TableState):
             made = sum(c for c in view.calls if c is not None)
             rules = session.rules  # a minimum only where the game has the option (not Oh Hell)
             floor = rules.min_total_calls if "min_total_calls" in rules.shape.options else None
-            footer = f"calls so far: {made}" + (f" (at least {floor} to play)" if floor else "")
+            calls = contract_words(view.game).plural
+            footer = f"{calls} so far: {made}" + (f" (at least {floor} to play)" if floor else "")
             if view.phase == "misdeal":
                 footer = "a hand without spades or honours may be thrown in"
             if view.phase == "declare":
@@ -154,7 +156,7 @@ class TableDrawing(TableState):
                 names,
                 [said(view, seat) for seat in range(players)],
                 to_act=view.to_act,
-                title=f"Deal {view.deal_number} · calls",
+                title=f"Deal {view.deal_number} · {calls}",
                 footer=footer,
                 facts=deal_facts(view, names),
                 height=height,
@@ -230,7 +232,7 @@ class TableDrawing(TableState):
             bids = [b for _, b in view.bids if b != "pass"]
             footer = f"high bid {max(map(int, bids))}" if bids else "no bid yet"
         elif view.to_act is not None:
-            footer = f"{names[view.to_act]} to {phase_face(view.phase).verb}"
+            footer = f"{names[view.to_act]} to {phase_face(view.phase, view.game).verb}"
         else:
             footer = ""
         return render_said(
@@ -247,7 +249,7 @@ class TableDrawing(TableState):
     def _draw_choices(self, table: TableScreen, view: Observation) -> None:
         bar = table.query_one(ChoiceBar)
         human = self.state == "human"
-        described = phase_face(view.phase)
+        described = phase_face(view.phase, view.game)
         if human and view.phase not in CARD_PHASES:
             options = described.options(view)
             if bar.options != options:
@@ -278,7 +280,9 @@ class TableDrawing(TableState):
         if self.state == "human":
             if view.phase == "call":
                 return Text(self._call_hint(view))
-            return Text(phase_face(view.phase).keys_hint.format(typed=", ".join(_typed(view))))
+            return Text(
+                phase_face(view.phase, view.game).keys_hint.format(typed=", ".join(_typed(view)))
+            )
         if self.state == "pause":
             return Text("space: go on" + ("" if self.fast else " · f: fast"), style="dim")
         if self.thinking is not None:
@@ -288,13 +292,13 @@ class TableDrawing(TableState):
     def _call_hint(self, view: Observation) -> str:
         """How to call: the arrows, the number typed so far, and the keys of the words that
         answer now (a Spades seat bids blind nil or looks at its cards before any number)."""
-        described = phase_face(view.phase)
+        described = phase_face(view.phase, view.game)
         typed = f" (typed {self.typed})" if self.typed else ""
         ways = ["← → and Enter"]
         if any(is_number(action) for action in view.legal):
             ways.append("type the number")
         ways += [f"{w.key} {w.told[0]}" for w in described.words if w.action in view.legal]
-        return f"Your call{typed}: {', '.join(ways)}, or click it"
+        return f"Your {described.verb}{typed}: {', '.join(ways)}, or click it"
 
     def _keys(self, view: Observation) -> list[tuple[str, str, str]]:
         keys: list[tuple[str, str, str]] = []
@@ -307,7 +311,10 @@ class TableDrawing(TableState):
                 keys += [("←→⏎", "play", "enter"), (_typed(view)[0], "type", "enter")]
             elif view.phase in CARD_PHASES:
                 keys += [("←→⏎", "throw" if view.phase == "exchange" else "lay away", "enter")]
-                keys += [(k, str(v), f"key:{k}") for k, v in phase_face(view.phase).keys.items()]
+                keys += [
+                    (k, str(v), f"key:{k}")
+                    for k, v in phase_face(view.phase, view.game).keys.items()
+                ]
             else:
                 keys += [("←→⏎", "choose", "enter")]
             keys.append(("i", "hint", "hint"))

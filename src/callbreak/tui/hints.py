@@ -61,9 +61,6 @@ class TableHints(TableState):
             hand = self._hand(view)
             self.cursor = hand.index(card)
             what = face(card)
-        elif view.phase == "call":
-            self.table.query_one(ChoiceBar).select(action)
-            what = f"call {action}"
         elif view.phase == "misdeal":
             what = "claim a redeal" if action else "play on"
             self.table.query_one(ChoiceBar).select(action)
@@ -72,6 +69,7 @@ class TableHints(TableState):
             self.table.query_one(ChoiceBar).select(action)
         else:
             self.table.query_one(ChoiceBar).select(action)
-            what = phase_face(view.phase).tell(view, action, True)
+            # a call too, in the game's word: "call 3", "bid 3"
+            what = phase_face(view.phase, view.game).tell(view, action, True)
         self._set_message(f"Hint: {what}" + (f" — {reason}" if reason else ""), "hint")
         self.redraw()

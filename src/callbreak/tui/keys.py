@@ -11,6 +11,7 @@ from callbreak.engine import Observation
 from callbreak.engine.words import PHASE_WORDS
 from callbreak.faces import (
     CARD_PHASES,
+    contract_words,
     deck_of,
     phase_face,
 )
@@ -38,7 +39,8 @@ KEYS_HELP: tuple[tuple[str, str], ...] = (
 
 def keys_help(rules: Any) -> list[tuple[str, str]]:
     """The keys of the game in force: the common ones, then those of the phases it has (their
-    words, ``engine/words.py``, in the order listed there; a line two phases share shows once)."""
+    words, ``engine/words.py``, in the order listed there; a line two phases share shows once),
+    in the game's words (a Spades seat bids)."""
     phases = [said for name, said in PHASE_WORDS.items() if name in rules.shape.phase_names]
     rook = DECKS[rules.shape.deck].has_rook
     keys = list(KEYS_HELP[:2])
@@ -55,7 +57,8 @@ def keys_help(rules: Any) -> list[tuple[str, str]]:
     keys += KEYS_HELP[4:]
     if reviewable(rules):
         keys.insert(-3, ("r", "on a deal's result: the review of your decisions"))
-    return keys
+    words = contract_words(rules.game)
+    return [(key, words.reword(meaning)) for key, meaning in keys]
 
 
 def _calls(rules: Any) -> str:
@@ -121,7 +124,7 @@ class TableKeys(TableState):
         if key == "enter":
             self._enter()
             return True
-        described = phase_face(view.phase)
+        described = phase_face(view.phase, view.game)
         answer = described.keys.get(char) if char else None
         if answer is not None and answer in view.legal:
             self.typed = ""  # a word's key answers, whatever digits were typed before it
@@ -165,7 +168,7 @@ class TableKeys(TableState):
         hand = self._hand(view)
         if view.phase in CARD_PHASES and hand:
             self.act(hand[min(self.cursor, len(hand) - 1)])
-        elif self.typed.isdigit() and phase_face(view.phase).typed_number:
+        elif self.typed.isdigit() and phase_face(view.phase, view.game).typed_number:
             self._act_typed(view)
         else:
             bar = self.table.query_one(ChoiceBar)
@@ -176,7 +179,7 @@ class TableKeys(TableState):
         """The number typed, made; or refused with why (not a number the phase takes now, or
         the engine's rule), and nothing made."""
         typed, self.typed = self.typed, ""
-        refusal = phase_face(view.phase).typed_refusal(view, typed)
+        refusal = phase_face(view.phase, view.game).typed_refusal(view, typed)
         if refusal is None:
             self.act(int(typed))
             return

@@ -199,7 +199,7 @@ class TableLoop(TableState):
         """
         mine = seat == self.session.human
         name = "You" if mine else self.session.seat_name(seat)
-        line = f"{name} {phase_face(view.phase).tell(view, action, mine)}."
+        line = f"{name} {phase_face(view.phase, view.game).tell(view, action, mine)}."
         if view.phase == "play":
             after = self.session.view()
             if after.history and len(after.history) > len(view.history):

@@ -23,12 +23,12 @@ from rich.text import Text
 
 from callbreak.decks import DECKS, STANDARD, Deck
 from callbreak.engine import TrickView
-from callbreak.engine.words import phase_words
 from callbreak.faces import (
-    COLUMN_LABELS,
     DealResult,
+    column_label,
     face,
     game_face,
+    phase_face,
     seat_places,
     summary_cell,
 )
@@ -399,7 +399,8 @@ def deal_table(result: DealResult, names: Sequence[str]) -> Table:
         columns = tuple(key for key in columns if key != "bid")
     table.add_column("", justify="left", no_wrap=True)
     for key in columns:
-        table.add_column(COLUMN_LABELS[key].capitalize(), justify="right", no_wrap=True)
+        label = column_label(key, result.game).capitalize()
+        table.add_column(label, justify="right", no_wrap=True)
     for seat, name in enumerate(names):
         table.add_row(Text(name), *(summary_cell(result, seat, key) for key in columns))
     return table
@@ -437,7 +438,7 @@ def family_summary(rules: Rules) -> str:
     low, high = shape.seats
     seats = f"{rules.players} players" + (f" (this game: {low}–{high})" if low != high else "")
     parts = [f"{rules.title}: {seats}, {shape.hand_size} cards each from {deck}."]
-    steps = [phase_words(p.name).step for p in rules.shape.phases]
+    steps = [phase_face(p.name, rules.game).said.step for p in rules.shape.phases]
     parts.append("Each deal: " + ", then ".join(steps) + ".")
     if shape.trump >= 0:
         parts.append("Spades are always trump.")

@@ -27,6 +27,7 @@ from textual.widgets import Static
 from callbreak.cards import SUIT_SYMBOLS, SUITS
 from callbreak.decks import DECKS
 from callbreak.faces import suit_label
+from callbreak.games import CALL, Contract
 from callbreak.points import Points
 from callbreak.review import (
     ReviewRefused,
@@ -72,15 +73,16 @@ def faces(text: str, kind: str = "play") -> str:
     return _SUIT.sub(lambda m: _SUIT_WORDS[m.group(0)], text)
 
 
-def decision_line(decision: Decision, call: int) -> Text:
-    """One of the person's cards: the verdict, and for a mistake the better card and the cost."""
+def decision_line(decision: Decision, call: int, words: Contract = CALL) -> Text:
+    """One of the person's cards: the verdict, and for a mistake the better card and the cost;
+    in the game's ``words`` (a Spades seat's call is a bid)."""
     kind = getattr(decision, "kind", "play")  # a playout review's bids, drops, exchanges…
-    line = Text(f"{decision.trick:>2}  " if kind == "play" else f"{kind}  ", style="dim")
+    shown = f"{decision.trick:>2}  " if kind == "play" else f"{words.reword(kind)}  "
+    line = Text(shown, style="dim")
+    text = words.reword(decision.text(call))
     if decision.mistake:
         line.append("✗ ", style=STYLES.get(decision.verdict, "bold red"))
-        line.append(
-            faces(decision.text(call), kind), style=STYLES.get(decision.verdict, "bold red")
-        )
+        line.append(faces(text, kind), style=STYLES.get(decision.verdict, "bold red"))
         line.append(f" · cost {decision.lost}", style="bold")
         return line
     if decision.values is not None:
@@ -90,7 +92,6 @@ def decision_line(decision: Decision, call: int) -> Text:
         line.append(faces(f"{decision.played}: {best} ({_signed(value)})", kind))
         return line
     line.append("  ")
-    text = decision.text(call)
     line.append(faces(text.split(": ", 1)[1] if ": " in text else text, kind), style="dim")
     return line
 
@@ -105,22 +106,20 @@ def _signed(points: Points | None) -> str:
 
 
 def head_line(review: DealReview) -> str:
-    """The solver's call review, or how the playouts valued the deal."""
-    if review.called:
-        return "Call " + review.call.text().removeprefix("call ")
-    text = review.call.text()
+    """The solver's call review, or how the playouts valued the deal (in the game's words)."""
+    text = review.words.reword(review.call.text())
     return text[:1].upper() + text[1:]
 
 
 def review_body(review: DealReview, name: str = "You") -> list[RenderableType]:
     """The review of one deal as the screen shows it."""
-    call = review.call.call
-    head = Text(f"Deal {review.number}: {review.heading(name)}", style="bold")
+    call, words = review.call.call, review.words
+    head = Text(f"Deal {review.number}: {words.reword(review.heading(name))}", style="bold")
     noun = "cards" if review.called else "decisions"
     lines = Table.grid(padding=(0, 0))
     lines.add_column()
     for decision in review.decisions:
-        lines.add_row(decision_line(decision, call))
+        lines.add_row(decision_line(decision, call, words))
     mistakes = len(review.mistakes)
     if mistakes:
         summary = (
