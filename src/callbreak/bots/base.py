@@ -16,8 +16,9 @@ from callbreak.engine import Action, Observation
 from callbreak.rules import Rules
 
 CALLS = "calls"
-"""The policy (``Game.policy``) of the call games, which every bot plays; a game's record
-names the policy that plays it, and the other policies are the heuristic's."""
+"""The policy (``Game.policy``) of the call games, which every bot plays but a learned
+policy (it plays the one game it was trained for); a game's record names the policy that
+plays it, and the other policies are the heuristic's."""
 
 
 @runtime_checkable
@@ -151,17 +152,16 @@ def refusal(spec: str, rules: Rules) -> str | None:
     """Why the bot ``spec`` cannot play ``rules``' game, in its own words; None if it can
     (a spec that names no bot, or bad options, raises ``ValueError`` as ``make_bot`` does).
 
-    Every bot plays Call Break.  A bot that knows which games it plays says so by a
-    ``refuses(rules)`` method (the expert: none, so a table does not wait a whole
-    search for the answer).  Any other bot is asked the first decision of a deal,
-    so that a bot that refuses a game (a learned policy trained on Call Break's
-    actions only) is found before a long run or a match relies on it, not at its
-    first turn.
+    A bot that knows which games it plays says so by a ``refuses(rules)`` method (the
+    expert: none, so a table does not wait a whole search for the answer).  Any other bot
+    is asked the first decision of a deal, in every game, Call Break's family too (a
+    policy trained on Call Break cannot call in Spades), so that a bot that cannot play
+    is found before a long run or a match relies on it, not at its first turn, where an
+    arena would count a bot error at every decision.  Its ``ValueError`` is its refusal;
+    any other error is named, as a bot that fails there fails at every turn.
     """
     from callbreak.engine import Deal
 
-    if rules.shape.policy == CALLS:
-        return None
     deal = Deal(rules, seed=0)
     seat = deal.to_act
     if seat is None:
@@ -175,4 +175,6 @@ def refusal(spec: str, rules: Rules) -> str | None:
         bot.act(deal.observation(seat))
     except ValueError as error:
         return str(error)
+    except Exception as error:  # any failure here is the answer asked for
+        return f"its first decision failed ({type(error).__name__}: {error})"
     return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import os
 import random
 from collections.abc import Callable
@@ -58,6 +59,19 @@ SEED_MAX = 2**63 - 1 - 10_000
 """The largest seed a command takes: a record holds seeds up to 2**63 − 1, and selfplay and the
 arena count up from the one given."""
 
+
+def seed_in_range(text: str) -> int:
+    """A ``--seed`` from 0 to ``SEED_MAX``, checked here rather than by ``min``/``max``, whose
+    range Typer prints in the column of types, where its 19 digits broke at 80 columns."""
+    try:
+        seed = int(text)
+    except ValueError:
+        raise typer.BadParameter(f"{text!r} is not a whole number") from None
+    if not 0 <= seed <= SEED_MAX:
+        raise typer.BadParameter(f"{seed} is not from 0 to 2**63 - 10001")
+    return seed
+
+
 RESUMED_FROM_RECORD = ("rules", "option", "level", "bot", "seed", "name")
 """``play`` options that a resumed match takes from its record instead."""
 
@@ -76,7 +90,10 @@ def play(
     ] = None,
     seed: Annotated[
         int | None,
-        typer.Option(min=0, max=SEED_MAX, help="Seed: the same seed deals the same cards."),
+        typer.Option(
+            parser=seed_in_range,
+            help="Seed, from 0 to 2**63 - 10001: the same seed deals the same cards.",
+        ),
     ] = None,
     record: Annotated[
         Path | None, typer.Option(help="Save the match record (JSON) here as it goes.")
@@ -190,7 +207,11 @@ def _check_play_files(ctx: typer.Context, record: Path | None, resume: Path | No
 def selfplay(
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Matches to play.")] = 10,
     seed: Annotated[
-        int, typer.Option(min=0, max=SEED_MAX, help="Seed of the first match; each next adds 1.")
+        int,
+        typer.Option(
+            parser=seed_in_range,
+            help="Seed of the first match, from 0 to 2**63 - 10001; each next adds 1.",
+        ),
     ] = 0,
     rules: RulesFlag = "callbreak",
     option: OptionFlag = None,
@@ -411,9 +432,9 @@ def arena(
     seed: Annotated[
         int,
         typer.Option(
-            min=0,
-            max=SEED_MAX,
-            help="Seed of the deals and the bots: the same seed, the same games.",
+            parser=seed_in_range,
+            help="Seed of the deals and the bots, from 0 to 2**63 - 10001: the same seed, "
+            "the same games.",
         ),
     ] = 0,
     workers: Annotated[
@@ -818,13 +839,13 @@ def serve_bot(
 
     _import_bots(imports)
     try:
-        application = create_app(
-            bot, threads=threads, processes=processes, max_budget_ms=max_budget_ms
-        )
-    except ValueError as error:
-        raise typer.BadParameter(str(error), param_hint="--bot") from None
-    typer.echo(f"Starting {bot}: its workers warm up before it serves.")
-    try:
+        try:
+            application = create_app(
+                bot, threads=threads, processes=processes, max_budget_ms=max_budget_ms
+            )
+        except ValueError as error:
+            raise typer.BadParameter(str(error), param_hint="--bot") from None
+        typer.echo(f"Starting {bot}: its workers warm up before it serves.")
         serve_app(
             application,
             host,
@@ -837,6 +858,9 @@ def serve_bot(
         where = f" on {host}:{port}" if isinstance(error, OSError) else ""
         typer.secho(f"serve-bot did not start{where}: {error}", fg="red", err=True)
         raise typer.Exit(1) from None
+    except KeyboardInterrupt:  # at any time, warming up or serving: the workers are ended
+        typer.secho("Interrupted: serve-bot stopped and its workers ended.", err=True)
+        raise typer.Exit(130) from None
 
 
 @app.command("import-bhoos")
@@ -900,6 +924,21 @@ def import_bhoos(
 
 
 app.command()(analyze)
+
+
+def _one_line_paragraphs(text: str) -> str:
+    """``text`` with each paragraph on one line, for the terminal to wrap.
+
+    Typer's help joins the lines of a command's first paragraph but keeps the line breaks of
+    the others, so a docstring wrapped at 100 columns broke mid-sentence at 80 ("every mix of
+    the pool in the other / seats").  A paragraph marked ``\\b`` keeps its lines, as in click.
+    """
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(p if p.startswith("\b") else " ".join(p.split()) for p in paragraphs)
+
+
+for _command in app.registered_commands:
+    _command.help = _one_line_paragraphs(_command.help or inspect.getdoc(_command.callback) or "")
 
 
 def run() -> None:

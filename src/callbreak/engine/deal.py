@@ -59,6 +59,23 @@ PLAY, OVER, VOID = "play", "over", "void"
 """The phases every deal knows itself: the play, and its two ends.  The others' names are
 their phases' own (``Phase.name``)."""
 
+MAX_SEED = 2**63 - 1
+"""The largest seed a match or a deal takes: records hold seeds as 63-bit integers
+(docs/record-format.md), so that every reader, one with signed 64-bit integers too, reads
+them back exactly."""
+
+
+def check_seed(seed: object, what: str = "seed") -> int:
+    """``seed`` as a match or shuffle seed: a whole number from 0 to ``MAX_SEED``.
+
+    ``random.Random`` takes anything hashable, so without this check -1, 2**70, 1.5 or True
+    would deal a match whose record no other reader can take (or ``True`` would read as 1).
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"{what} must be a whole number from 0 to 2**63 - 1, not {seed!r}")
+    return seed
+
+
 _Engine = tuple[PlayRules, Game, Deck, int, tuple[int, ...], tuple[type[Part], ...], Dealing]
 _ENGINE_CACHE: dict[Rules, _Engine] = {}
 _LAST_ENGINE: list[Any] = [None, None]
@@ -235,6 +252,8 @@ class Deal:
     players: int
     dealer: int
     seed: int | None
+    """The shuffle seed, checked as a match's is (``check_seed``): a record names it, so a
+    seed no record can hold (-1, 2**70, 1.5) is refused here, not at the record's replay."""
     context: Context
     """The match around the deal: scores, seats out of the game, sit-out runs."""
     dealt_in: tuple[int, ...]
@@ -311,7 +330,7 @@ class Deal:
         if not 0 <= dealer < n:
             raise ValueError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
         self.dealer = dealer
-        self.seed = seed
+        self.seed = None if seed is None else check_seed(seed)
         engine = _engine(rules)
         self._play_rules, self.spec, self.deck, size, everyone, takers, dealing = engine
         self.hand_size = size if hand_size is None else self._check_size(hand_size)

@@ -16,6 +16,7 @@ from typing import Any
 from callbreak.decks import DECKS, ROOK_FREE, STANDARD, Deck
 from callbreak.engine.actions import Action
 from callbreak.engine.deal import OVER, VOID, Deal
+from callbreak.engine.deal import check_seed as check_seed  # a match's seed, as a deal's
 from callbreak.engine.games import Context
 from callbreak.engine.observation import Observation, observe, observe_public
 from callbreak.points import Points
@@ -30,22 +31,6 @@ Real tables throw in a deal now and then (a misdeal, calls too few); a hundred i
 only happens when the actions chosen can never let a deal be played, such as a driver
 that always calls the lowest call under ``min_total_calls``.
 """
-
-
-MAX_SEED = 2**63 - 1
-"""The largest seed a match takes: records hold seeds as 63-bit integers (docs/record-format.md),
-so that every reader, one with signed 64-bit integers too, reads them back exactly."""
-
-
-def check_seed(seed: object, what: str = "seed") -> int:
-    """``seed`` as a match or shuffle seed: a whole number from 0 to ``MAX_SEED``.
-
-    ``random.Random`` takes anything hashable, so without this check -1, 2**70, 1.5 or True
-    would deal a match whose record no other reader can take (or ``True`` would read as 1).
-    """
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise ValueError(f"{what} must be a whole number from 0 to 2**63 - 1, not {seed!r}")
-    return seed
 
 
 class EndlessRedeal(RuntimeError):

@@ -46,10 +46,10 @@ import threading
 import time
 import zlib
 from collections.abc import AsyncIterator, Callable, Iterator
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import asynccontextmanager, contextmanager, suppress
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from fastapi import FastAPI, Request
 from fastapi.middleware.cors import CORSMiddleware
@@ -72,6 +72,8 @@ from callbreak.protocol.bhoos.convert import (
 )
 
 log = logging.getLogger("callbreak.bhoos")
+Params = ParamSpec("Params")
+Result = TypeVar("Result")
 
 SAFE_SHARE = 0.5
 """Share of the round's remaining budget per decision that a bot may think for."""
@@ -288,6 +290,35 @@ def _init_worker(
         _START_FAILURE = _warm(service)
 
 
+@contextmanager
+def _sigint_held() -> Iterator[None]:
+    """SIGINT held back from this thread while it lasts, and from every process it spawns
+    meanwhile (a spawned process starts with its parent's signal mask).  Ctrl-C reaches the
+    terminal's whole process group, and a worker still importing, before ``_init_worker``
+    ignores it, would print a traceback of its own; this process gets a Ctrl-C made
+    meanwhile once the mask is restored."""
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no masks, no process groups
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+class _WorkerPool(ProcessPoolExecutor):
+    """The process pool of the decisions, whose workers never see a Ctrl-C: it spawns them
+    all at its first task, wherever that is sent from, so every task is sent with SIGINT
+    held (``_sigint_held``; two system calls, nothing beside a decision)."""
+
+    def submit(
+        self, fn: Callable[Params, Result], /, *args: Params.args, **kwargs: Params.kwargs
+    ) -> Future[Result]:
+        with _sigint_held():
+            return super().submit(fn, *args, **kwargs)
+
+
 def _checked_in() -> tuple[int, str | None]:
     """A worker's pid, once it has taken a task: after its warm-up (``_init_worker``), with
     why it cannot make the bot, if it cannot.  Held a little, so that the next task goes to
@@ -382,7 +413,7 @@ def create_app(
     executor: Executor
     if processes > 0:
         context = multiprocessing.get_context("spawn")
-        executor = ProcessPoolExecutor(
+        executor = _WorkerPool(
             max_workers=processes,
             mp_context=context,
             initializer=_init_worker,
