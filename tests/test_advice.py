@@ -1,4 +1,4 @@
-"""The hint's reason (``tui.advice.explain``) in every phase of every game of the family.
+"""The hint's reason (``advice.explain``) in every phase of every game of the family.
 
 A sweep over random matches of every preset at several table sizes asks for the reason of
 every legal action of the seat to act: it never raises, says something in every phase the
@@ -16,8 +16,8 @@ from collections.abc import Iterator
 import pytest
 
 from callbreak import Deal, Match, Observation, Points, Rules
+from callbreak.advice import explain
 from callbreak.faces import deck_of
-from callbreak.tui.advice import explain
 
 FAMILY_PHASES = {
     "misdeal",

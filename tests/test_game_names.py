@@ -15,13 +15,13 @@ from types import ModuleType
 import pytest
 
 from callbreak import Deal, Match, Rules
+from callbreak.advice import explain
 from callbreak.bots import make_bot
 from callbreak.bots.heuristic import _family_policy
 from callbreak.env.encoding import Encoder
 from callbreak.faces import COLUMN_LABELS, PHASES, STAT_LABELS, deal_facts, game_face, seat_facts
 from callbreak.games import GAMES, PRESETS, Preset, find_game, find_preset, register
 from callbreak.games.family import MODULES
-from callbreak.tui.advice import explain
 from callbreak.tui.render import rules_summary
 
 

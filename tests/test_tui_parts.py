@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from callbreak import Deal, Rules
+from callbreak.advice import explain, hint_spec
 from callbreak.cards import parse_card
 from callbreak.engine.tricks import beats
 from callbreak.record import read_records, replay
-from callbreak.tui.advice import explain
 from callbreak.tui.render import layout_hand, render_hand, render_said, sort_hand
-from callbreak.tui.session import Session, hint_spec, level_of, next_free_path
+from callbreak.tui.session import Session, level_of, next_free_path
 
 
 def test_every_hint_reason_fits_the_situation() -> None:

@@ -18,7 +18,7 @@ import contextlib
 import json
 import logging
 import unicodedata
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, MutableMapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -55,6 +55,7 @@ from callbreak.server.protocol import (
     ERROR_CODES,
     Act,
     Hello,
+    Hint,
     Message,
     ProtocolError,
     Start,
@@ -91,7 +92,7 @@ def _visible(name: str) -> str:
     override, which would turn the names after it around) have no place in one."""
     name = name.strip()
     if not any(unicodedata.category(c)[0] not in "ZC" for c in name):  # U+200B alone too
-        raise ValueError("a name needs a letter or a digit, not only spaces")
+        raise ValueError("a name needs a visible character, not only spaces")
     hidden = [
         c for c in name if unicodedata.category(c) in ("Cc", "Zl", "Zp") or c in _BIDI_CONTROLS
     ]
@@ -273,13 +274,24 @@ def _lifespan(
     return lifespan
 
 
+def _reason(item: Mapping[str, Any]) -> str:
+    """One refusal's words: a validator's own (``_visible``: "a name needs a visible
+    character, not only spaces") without the "Value error, " that pydantic puts before them,
+    since the browser shows them to a player as they are; pydantic's own checks (a name too
+    long) keep pydantic's words."""
+    cause = item.get("ctx", {}).get("error")
+    if item.get("type") == "value_error" and isinstance(cause, ValueError):
+        return str(cause)
+    return str(item.get("msg", ""))
+
+
 async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
     """422 with where and why, without echoing the input: a NaN or a lone surrogate in
     it cannot be written as JSON, and the default reply turned such a 422 into a 500."""
     detail = [
         {
             "loc": [_printable(part) for part in item.get("loc", ())],
-            "msg": _printable(item.get("msg", "")),
+            "msg": _printable(_reason(item)),
             "type": item.get("type", ""),
         }
         for item in error.errors()
@@ -593,6 +605,10 @@ async def _handle(hub: Hub, slot: TableSlot, conn: Conn, request: Message) -> Ta
         if conn.seat is None:
             raise ProtocolError("not_seated")
         await hub.act(slot, conn.seat, request.seq, request.action, "human")
+    elif isinstance(request, Hint):
+        if conn.seat is None:
+            raise ProtocolError("not_seated", "a hint is for a seated player's own turn")
+        conn.send(json.dumps(await hub.hint(slot, conn.seat, request.seq), separators=(",", ":")))
     elif isinstance(request, Hello):
         raise ProtocolError("bad_message", "already said hello")
     elif isinstance(request, Start):

@@ -62,6 +62,8 @@ class ServerConfig:
     """A table nobody in this process watches is dropped from memory after this long."""
     send_queue: int = 256
     """Messages waiting for a slow client before it is disconnected (it can reconnect)."""
+    hint_bot: str | None = None
+    """The bot spec that gives hints at practice tables (None: the terminal's, the expert)."""
 
     @property
     def async_db(self) -> str:

@@ -28,6 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from callbreak.advice import hint_spec
+from callbreak.bots import Bot, make_bot
 from callbreak.bots.levels import LEVELS
 from callbreak.engine import IllegalAction
 from callbreak.games import find_game
@@ -35,6 +37,7 @@ from callbreak.record.fair import new_secret
 from callbreak.rules import Rules
 from callbreak.server.bus import LocalBus, RedisBus
 from callbreak.server.config import ServerConfig
+from callbreak.server.hints import NOT_ALONE, hint_message
 from callbreak.server.protocol import CLOSE_RELOAD, CLOSE_TOO_SLOW, ProtocolError
 from callbreak.server.store import SeatRow, SeqTaken, Store
 from callbreak.server.table import LiveTable, Presence
@@ -181,6 +184,10 @@ class TableSlot:
     touched: float = field(default_factory=time.monotonic)
     shown: tuple[bool, ...] = ()
     local_seats: tuple[frozenset[int], int] = (frozenset(), 0)
+    hint_bot: Bot | None = None
+    """The bot that gives this table's hints (``server.hints``), made on the first one."""
+    hint_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """One hint at a time: a bot is not asked twice at once."""
 
 
 class Hub:
@@ -458,6 +465,31 @@ class Hub:
                 }
             )
             self._changed(slot)
+
+    async def hint(self, slot: TableSlot, seat: int, seq: int) -> dict[str, Any]:
+        """The hint message for ``seat`` on its turn at state ``seq`` (``server.hints``): only
+        where every other seat is a bot; a ProtocolError says why not."""
+        table = slot.table
+        if any(s.kind == "human" and s.seat != seat for s in table.seats):
+            raise ProtocolError("no_hint", NOT_ALONE)
+        async with table.lock:
+            if table.status == "lobby":
+                raise ProtocolError("not_started")
+            if table.status == "finished" or table.match.over:
+                raise ProtocolError("finished")
+            if seq != table.seq:
+                raise ProtocolError(
+                    "stale", f"a hint for state {seq}: the table is at state {table.seq}"
+                )
+            if table.match.to_act != seat:
+                raise ProtocolError("not_your_turn", "a hint is for your own turn")
+            observation = table.match.observation(seat)
+        async with slot.hint_lock:
+            if slot.hint_bot is None:
+                spec = self.config.hint_bot or hint_spec()
+                slot.hint_bot = make_bot(spec, seed=table.seed % (1 << 32))
+            action = await asyncio.to_thread(slot.hint_bot.act, observation)
+        return hint_message(observation, action, seq)
 
     # ------------------------------------------------------------- sockets
     def attach(self, slot: TableSlot, conn: Conn) -> None:

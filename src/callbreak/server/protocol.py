@@ -12,11 +12,14 @@ Client → server::
     {"type": "start", "contribution": "<hex>"}  the host starts the match (bots fill seats);
                                                 contribution (optional): 32 random bytes as
                                                 64 hex digits for a fair table's match seed
+    {"type": "hint", "seq": 17}                 at a practice table, on your turn: the hint
+                                                bot's choice for your seat (see server.hints)
     {"type": "sync"}                            send me the whole state again
     {"type": "ping"}                            → {"type": "pong"}
 
 Server → client: ``state`` (the whole table as this socket may see it, after
-every change), ``error`` ({"code", "message", "seq"}), ``pong``.
+every change), ``error`` ({"code", "message", "seq"}), ``pong``, and ``hint``
+({"seq", "action", "card", "text"}) to the one socket that asked for it.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ ERROR_CODES = {
     "finished": "the match is over",
     "stale": "the table has moved on since the state your action answers",
     "not_your_turn": "it is not your turn",
+    "no_hint": "hints are only for a practice table, where every other seat is a bot",
     "illegal": "the rules do not allow that",
     "server_error": "the server could not store the action; reconnecting reloads the table",
 }
@@ -82,6 +86,12 @@ class Act:
 
 
 @dataclass(frozen=True)
+class Hint:
+    seq: int
+    """The state's seq the hint is asked for."""
+
+
+@dataclass(frozen=True)
 class Start:
     contribution: bytes | None
 
@@ -92,7 +102,7 @@ class Simple:
     """``sync`` or ``ping``."""
 
 
-Message = Hello | Act | Start | Simple
+Message = Hello | Act | Hint | Start | Simple
 
 
 def contribution(value: object) -> bytes | None:
@@ -143,6 +153,11 @@ def parse(text: str, max_bytes: int) -> Message:
         elif not isinstance(action, (int, bool)) or abs(action) > 1000:
             raise ProtocolError("bad_message", "act: action must be a call, a card or true/false")
         return Act(seq, action)
+    if kind == "hint":
+        seq = data.get("seq")
+        if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
+            raise ProtocolError("bad_message", "hint: seq must be the state's sequence number")
+        return Hint(seq)
     if kind == "start":
         return Start(contribution(data.get("contribution")))
     if kind in ("sync", "ping"):

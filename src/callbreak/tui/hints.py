@@ -4,13 +4,9 @@ from __future__ import annotations
 
 from functools import partial
 
+from callbreak.advice import explain, hint_words
 from callbreak.engine import Action, Observation
-from callbreak.faces import (
-    CARD_PHASES,
-    face,
-    phase_face,
-)
-from callbreak.tui.advice import explain
+from callbreak.faces import CARD_PHASES
 from callbreak.tui.base import TableState
 from callbreak.tui.widgets import ChoiceBar
 
@@ -57,19 +53,9 @@ class TableHints(TableState):
         if token != (self.generation, self.actions) or self.state != "human":
             return
         if view.phase in CARD_PHASES and str(action) in view.hand:
-            card = str(action)
-            hand = self._hand(view)
-            self.cursor = hand.index(card)
-            what = face(card)
-        elif view.phase == "misdeal":
-            what = "claim a redeal" if action else "play on"
-            self.table.query_one(ChoiceBar).select(action)
-        elif view.phase == "declare":
-            what = "declare" if action else "keep your voids quiet"
-            self.table.query_one(ChoiceBar).select(action)
+            self.cursor = self._hand(view).index(str(action))
         else:
             self.table.query_one(ChoiceBar).select(action)
-            # a call too, in the game's word: "call 3", "bid 3"
-            what = phase_face(view.phase, view.game).tell(view, action, True)
+        what = hint_words(view, action)
         self._set_message(f"Hint: {what}" + (f" — {reason}" if reason else ""), "hint")
         self.redraw()

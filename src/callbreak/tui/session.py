@@ -15,11 +15,11 @@ import random
 from pathlib import Path
 from typing import Any
 
-from callbreak.bots import Bot, available_bots, make_bot, refusal
+from callbreak.advice import hint_spec
+from callbreak.bots import Bot, make_bot, refusal
 from callbreak.bots.levels import LEVELS
 from callbreak.engine import Action, Match, Observation, TrickView
 from callbreak.faces import DealResult, deal_result, name_seats, seat_name
-from callbreak.games import find_game
 from callbreak.points import Points
 from callbreak.rules import Rules
 
@@ -37,15 +37,6 @@ def level_of(spec: str) -> str | None:
         if level_spec == spec:
             return level
     return None
-
-
-def hint_spec(game: str = "callbreak") -> str:
-    """The best bot gives hints: the expert, which searches every game of the family
-    (``game`` is kept for callers that name it)."""
-    find_game(game)  # an unknown game is an error here too
-    if "expert" in available_bots():
-        return "expert:budget_ms=300"
-    return "heuristic"
 
 
 def playable_spec(spec: str, rules: Rules) -> tuple[str, str]:
@@ -251,7 +242,7 @@ class Session:
     def hint(self, observation: Observation) -> Action:
         """The hint bot's choice for the person's own observation."""
         if self._hint_bot is None:
-            spec = hint_spec(self.rules.game)
+            spec = hint_spec()
             self._hint_bot = make_bot(spec, seed=self.match.seed % (1 << 32))
         return self._hint_bot.act(observation)
 

@@ -24,6 +24,71 @@ export function seatSpot(offset, n) {
   return { x: 50 + 41 * Math.cos(angle), y: 50 + 40 * Math.sin(angle) };
 }
 
+/** A corner radius as the browser computes it ("50%" or "12px") in pixels of ``size``. */
+function radiusPx(text, size) {
+  return text.endsWith("%") ? (parseFloat(text) / 100) * size : parseFloat(text);
+}
+
+/** Whether the point (x, y), in pixels from the felt's top left, lies inside its rounded
+ * outline (``margin`` pixels in from the edge). */
+function inOval(x, y, box, margin) {
+  const { w, h, rx, ry } = box;
+  if (x < margin || y < margin || x > w - margin || y > h - margin) return false;
+  const cx = x < rx ? rx : x > w - rx ? w - rx : null;
+  const cy = y < ry ? ry : y > h - ry ? h - ry : null;
+  if (cx === null || cy === null) return true;
+  return ((x - cx) / (rx - margin)) ** 2 + ((y - cy) / (ry - margin)) ** 2 <= 1;
+}
+
+function overlaps(a, b) {
+  return a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+}
+
+/** Pull each seat panel in from its spot toward the middle until the whole panel lies inside
+ * the felt's oval (at a wide, low felt the panels between the top and the sides stuck out
+ * past the curve), and each seat's card in the trick in with it. On a phone the stylesheet
+ * keeps the panels on the screen instead. The deal's facts go above the felt where a panel
+ * would cover them. */
+export function fitSeats(felt) {
+  const wrap = felt.parentElement;
+  if (wrap) wrap.classList.remove("facts-above");
+  const width = felt.clientWidth, height = felt.clientHeight;
+  if (!width || !height || window.matchMedia("(max-width: 520px)").matches) return;
+  const [rxText, ryText = rxText] = getComputedStyle(felt).borderTopLeftRadius.split(" ");
+  const box = { w: width, h: height, rx: radiusPx(rxText, width), ry: radiusPx(ryText, height) };
+  const pulled = {};
+  for (const panel of felt.querySelectorAll(".seat")) {
+    const sx = Number(panel.dataset.spotX), sy = Number(panel.dataset.spotY);
+    const halfW = panel.offsetWidth / 2, halfH = panel.offsetHeight / 2;
+    const fits = (t) => {
+      const x = width * (0.5 + ((sx - 50) / 100) * t), y = height * (0.5 + ((sy - 50) / 100) * t);
+      return [[-1, -1], [1, -1], [-1, 1], [1, 1]].every(([dx, dy]) => inOval(x + dx * halfW, y + dy * halfH, box, 2));
+    };
+    let t = 1;
+    if (!fits(1)) {
+      let lo = 0, hi = 1;
+      for (let i = 0; i < 14; i += 1) {
+        const mid = (lo + hi) / 2;
+        if (fits(mid)) lo = mid; else hi = mid;
+      }
+      t = lo;
+    }
+    pulled[panel.dataset.seat] = t;
+    panel.style.setProperty("--x", `${50 + (sx - 50) * t}%`);
+    panel.style.top = `${50 + (sy - 50) * t}%`;
+  }
+  for (const card of felt.querySelectorAll(".trick .card[data-seat]")) {
+    const t = pulled[card.dataset.seat] ?? 1;
+    card.style.left = `${50 + Number(card.dataset.dx) * t}%`;
+    card.style.top = `${50 + Number(card.dataset.dy) * t}%`;
+  }
+  const facts = wrap && wrap.querySelector(".deal-info");
+  if (facts && facts.querySelector(".info, .upcard")) {
+    const covered = [...felt.querySelectorAll(".seat")].some((panel) => overlaps(panel.getBoundingClientRect(), facts.getBoundingClientRect()));
+    if (covered) wrap.classList.add("facts-above");
+  }
+}
+
 export async function openTable(main, code) {
   const hash = new URLSearchParams(location.hash.slice(1));
   if (hash.get("seat")) {
@@ -58,6 +123,18 @@ class TableView {
     clear(main);
     this.root = el("div.table-page", { "data-code": code });
     main.append(this.root);
+    window.addEventListener("resize", () => {
+      const felt = this.root.querySelector(".felt");
+      if (felt) fitSeats(felt);
+    });
+    this.hint = null;
+    this.hintAsked = null;
+    // "i": a hint, as in the terminal (only where the Hint button is offered)
+    document.addEventListener("keydown", (event) => {
+      if (event.key !== "i" || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (event.target.closest && event.target.closest("input, textarea, select")) return;
+      if (this.state && this.hintOffered(this.state)) this.askHint();
+    });
   }
 
   // ------------------------------------------------------------- connection
@@ -89,7 +166,14 @@ class TableView {
       this.state = message;
       noteCommitment(this.code, message.table.fair);
       this.render();
+    } else if (message.type === "hint") {
+      this.hintAsked = null;
+      if (this.state && message.seq === this.state.seq) {
+        this.hint = message;
+        this.render();
+      }
     } else if (message.type === "error") {
+      this.hintAsked = null;
       this.pendingSeq = null;
       toast(message.message);
       this.root.querySelectorAll(".sending").forEach((n) => n.classList.remove("sending"));
@@ -247,16 +331,21 @@ class TableView {
       el("p.muted", { text: "Or just stay here to watch." }));
   }
 
+  /** The game's own words where it has them (a Spades seat bids), else the family's. */
+  words() {
+    return this.gameInfo().words || {};
+  }
+
   phaseInfo(phase) {
-    return this.faces.phases[phase] || { verb: phase, prompt: `Your turn (${phase}):`, control: "buttons", labels: {} };
+    return (this.words().phases || {})[phase] || this.faces.phases[phase] || { verb: phase, prompt: `Your turn (${phase}):`, control: "buttons", labels: {} };
   }
 
   statLabel(key) {
-    return (this.faces.stat_labels || STAT_TEXT)[key] || key;
+    return (this.words().stat_labels || {})[key] || (this.faces.stat_labels || STAT_TEXT)[key] || key;
   }
 
   columnLabel(key) {
-    return (this.faces.column_labels || COLUMN_TEXT)[key] || key;
+    return (this.words().column_labels || {})[key] || (this.faces.column_labels || COLUMN_TEXT)[key] || key;
   }
 
   /** Why the winner's total may be below another's: the tie-break deal counted only the tied
@@ -331,6 +420,8 @@ class TableView {
     // scoresheet needs the page's width, below the table.
     const wide = n >= 5 || this.gameInfo().summary.length > 4;
     clear(this.root).append(el(`div.game${wide ? ".wide-sheet" : ""}`, {}, el("div.play", {}, frag), side));
+    fitSeats(felt);
+    this.showHint(state);
     this.overlays(state);
   }
 
@@ -392,7 +483,7 @@ class TableView {
       const value = this.stat(obs, seat, key);
       return el("span", { class: `stat ${key}`, text: `${this.statLabel(key)} ${value ?? "–"}` });
     });
-    return el(`div.${classes.join(".")}`, { "data-seat": seat, "data-side": side >= 0 ? side : null, style: `--x:${spot.x}%;top:${spot.y}%` },
+    return el(`div.${classes.join(".")}`, { "data-seat": seat, "data-side": side >= 0 ? side : null, "data-spot-x": spot.x, "data-spot-y": spot.y, style: `--x:${spot.x}%;top:${spot.y}%` },
       el("div.seat-name", {}, el("span.who", { text: this.name(seat) }), seat === state.you.seat ? el("span.you", { text: "\u00a0(you)" }) : null),
       el("div.seat-stats", {}, stats),
       el("div.badges", {}, badges));
@@ -434,10 +525,13 @@ class TableView {
     trick.cards.forEach((card, i) => {
       const seat = seats[i];
       const spot = seatSpot((seat - base + n) % n, n);
-      const x = 50 + (spot.x - 50) * pull;
-      const y = 50 + (spot.y - 50) * pull;
+      const dx = (spot.x - 50) * pull;
+      const dy = (spot.y - 50) * pull;
       const wins = done && trick.winner === seat;
-      area.append(cardEl(card, { class: `in-trick${wins ? " winner" : ""}${done ? " done" : ""}`, "data-seat": seat, style: `left:${x}%;top:${y}%` }));
+      area.append(cardEl(card, {
+        class: `in-trick${wins ? " winner" : ""}${done ? " done" : ""}`, "data-seat": seat, "data-dx": dx, "data-dy": dy,
+        style: `left:${50 + dx}%;top:${50 + dy}%`,
+      }));
     });
     const total = obs.hand.length + obs.history.length;
     if (done) area.append(el("div.trick-note", { text: `${this.name(trick.winner)} wins the trick` }));
@@ -457,6 +551,50 @@ class TableView {
     return el(`button.act${typeof value === "number" ? ".call" : ""}${primary ? ".primary" : ""}`, attrs);
   }
 
+  /** A hint is offered on your own turn at a table where every other seat is a bot (at a table
+   * with another person it would be help the others do not get; the server refuses it there). */
+  hintOffered(state) {
+    const { table, you, obs } = state;
+    if (you.seat === null || state.result || !obs || obs.to_act !== you.seat || !obs.legal.length) return false;
+    return table.seats.every((s) => s.seat === you.seat || s.kind === "bot");
+  }
+
+  askHint() {
+    const state = this.state;
+    if (!state || this.hintAsked === state.seq || (this.hint && this.hint.seq === state.seq)) return;
+    if (this.send({ type: "hint", seq: state.seq })) {
+      this.hintAsked = state.seq;
+      const button = this.root.querySelector("#hint-btn");
+      if (button) { button.disabled = true; button.textContent = "Thinking…"; }
+    }
+  }
+
+  /** The Hint button, and once the server has answered, the hint in words. */
+  hintView(state) {
+    if (!this.hintOffered(state)) return null;
+    const hint = this.hint && this.hint.seq === state.seq ? this.hint : null;
+    if (hint) {
+      const what = hint.card ? cardLabel(hint.action) : hint.text;
+      const why = hint.reason ? ` — ${hint.reason}` : "";
+      return el("span.hint-text", { "data-action": String(hint.action) }, "Hint: ", el("strong", { text: what }), why);
+    }
+    const waiting = this.hintAsked === state.seq;
+    return el("button#hint-btn", {
+      type: "button", text: waiting ? "Thinking…" : "Hint", disabled: waiting,
+      title: "What the expert bot would do here, for your cards only (key i)", onclick: () => this.askHint(),
+    });
+  }
+
+  /** Mark the hinted card or answer on the page (the picker shows the hinted card's suit). */
+  showHint(state) {
+    const hint = this.hint && this.hint.seq === state.seq && this.hintOffered(state) ? this.hint : null;
+    if (!hint) return;
+    const key = String(hint.action);
+    const marks = [...this.root.querySelectorAll(".hand .card.legal, .action-bar button[data-action], .picker .pick")]
+      .filter((node) => (node.dataset.card ?? node.dataset.action) === key);
+    marks.forEach((node) => node.classList.add("hinted"));
+  }
+
   actionBar(state, myTurn) {
     const { obs } = state;
     const bar = el("div.action-bar", { "data-phase": obs.phase });
@@ -464,6 +602,7 @@ class TableView {
     const info = this.phaseInfo(obs.phase);
     const labels = info.labels || {};
     bar.append(el("span.prompt", { text: info.prompt }));
+    const hint = this.hintView(state);
     if (info.control === "buttons") {
       bar.append(el("div.calls", {}, obs.legal.map((value) => this.actionButton(value, labels, obs.phase))));
     } else if (info.control === "cards") {
@@ -471,8 +610,14 @@ class TableView {
       if (words.length) bar.append(el("div.calls", {}, words.map((value) => this.actionButton(value, labels, obs.phase))));
       if (obs.phase === "discard" && obs.discards) bar.append(el("span.muted.small", { text: ` ${obs.discards.length} of 5 discarded` }));
     } else if (info.control === "picker") {
+      const hinted = this.hint && this.hint.seq === state.seq ? String(this.hint.action) : null;
+      if (hinted && this.hintShownFor !== state.seq) {
+        this.hintShownFor = state.seq;  // open the hinted card's suit once; the person may move on
+        this.pickerSuit = hinted === "ROOK" ? "★" : hinted.slice(-1);
+      }
       bar.append(this.picker(obs));
     }
+    if (hint) bar.append(hint);
     return bar;
   }
 

@@ -1,4 +1,5 @@
-"""Why a hint is a good idea, in one line a person can act on.
+"""A hint and why it is a good idea, in one line a person can act on: the terminal's ``i``
+key and the browser's Hint button both ask here, so that they give the same hint.
 
 The hint bot (the expert when it exists) only answers *what* to do; the
 reason is read back from the situation the person can see: tricks still
@@ -23,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from callbreak.bots import batak, fivecard, rook
+from callbreak.bots import available_bots, batak, fivecard, rook
 from callbreak.bots.heuristic import estimate_tricks
 from callbreak.bots.knowledge import Knowledge, read
 from callbreak.cards import RANK_COUNT, SUIT_MASKS, SUIT_NAMES, parse_card
@@ -31,8 +32,28 @@ from callbreak.decks import ROOK_FREE, Deck
 from callbreak.engine import Action, Observation
 from callbreak.engine.deal import misdeal_reason
 from callbreak.engine.tricks import beats
-from callbreak.faces import deck_of, face, suit_label, trump_index
+from callbreak.faces import CARD_PHASES, deck_of, face, phase_face, suit_label, trump_index
 from callbreak.games import TURNED_OUT
+
+
+def hint_spec() -> str:
+    """The bot that gives hints: the best there is, the expert, which searches every game of
+    the family (the heuristic where a build has no expert), at a budget a person waits for."""
+    if "expert" in available_bots():
+        return "expert:budget_ms=300"
+    return "heuristic"
+
+
+def hint_words(view: Observation, action: Action) -> str:
+    """The hinted ``action`` as a person reads it: the card's face, "call 3" (a Spades seat's
+    "bid 3"), or the phase's own words for the answer."""
+    if view.phase in CARD_PHASES and str(action) in view.hand:
+        return face(str(action))
+    if view.phase == "misdeal":
+        return "claim a redeal" if action else "play on"
+    if view.phase == "declare":
+        return "declare" if action else "keep your voids quiet"
+    return phase_face(view.phase, view.game).tell(view, action, True)
 
 
 def explain(observation: Observation, action: Action) -> str:
