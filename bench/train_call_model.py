@@ -1,17 +1,25 @@
 """Retrain the expert's learned call model (``bots/learned/callmodel.npz``) from a seed.
 
-Deals are shuffled with numpy's generator from ``--seed`` and played to the end
-by the compiled heuristic at all four seats (``search.rollout``, the playouts
-the expert itself runs: about 100,000 deals a second), each seat calling what
-the heuristic calls; every seat's hand, its place after the leader and the
-tricks it won make one example.  The network (``callmodel.CallModel``) is then
-fitted by minibatch Adam on the cross-entropy of the trick count, plain numpy,
-one thread.  A twentieth of the deals is held out and its loss printed.
+First stage: deals are shuffled with numpy's generator from ``--seed`` and played to the
+end by the compiled heuristic at all four seats (``search.rollout``, the playouts the
+expert itself runs: about 100,000 deals a second), each seat calling what the heuristic
+calls; every seat's hand, its place after the leader and the tricks it won make one
+example.  The network (``callmodel.CallModel``) is fitted by minibatch Adam on the
+cross-entropy of the trick count, plain numpy, one thread; a twentieth of the deals is
+held out and its loss printed.
 
-    PYTHONPATH=src python bench/train_call_model.py --deals 300000 --seed 0
+Second stage (``--tune FILE``): the network is fitted further on deals the expert played
+at all four seats (``bench/expert_deals.py`` writes FILE), five epochs at a steady rate,
+each weight pulled back toward the first stage's: a forecast of the tricks the expert
+takes, not the heuristic.  The shipped weights are both stages with the defaults:
 
-With the defaults this takes 13 to 50 s (at most 30 s of CPU) on the project's 2-core machine
-(numba, a default dependency, compiles the playouts); ``--out`` writes elsewhere.
+    PYTHONPATH=src python bench/expert_deals.py --out expert_deals.npz
+    PYTHONPATH=src python bench/train_call_model.py --tune expert_deals.npz
+
+On the project's 2-core machine the first command takes about 15 minutes (4,741 deals
+played of 5,000, two streams side by side) and the second 17 s (numba, a default
+dependency, compiles the playouts); a rerun gives the shipped weights bit for bit.
+``--out`` writes elsewhere.
 """
 
 from __future__ import annotations
@@ -92,23 +100,24 @@ def loss(model: CallModel, x: Array, y: Array) -> float:
     return float(-log_p[np.arange(len(y)), y].mean())
 
 
-def train(
-    x: Array, y: Array, seed: int, hidden: int, epochs: int, batch: int, rate: float
+def fit(
+    params: list[Array],
+    x: Array,
+    y: Array,
+    rng: np.random.Generator,
+    rates: list[float],
+    batch: int,
+    pull: float = 0.0,
 ) -> CallModel:
-    """Minibatch Adam on the cross-entropy, from weights drawn with ``seed``."""
-    rng = np.random.default_rng(seed + 1)
-    params = [
-        (rng.standard_normal((FEATURES, hidden)) * np.sqrt(2 / FEATURES)).astype(np.float32),
-        np.zeros(hidden, np.float32),
-        (rng.standard_normal((hidden, TRICKS)) * np.sqrt(1 / hidden)).astype(np.float32),
-        np.zeros(TRICKS, np.float32),
-    ]
+    """Minibatch Adam on the cross-entropy, one epoch per rate in ``rates``; ``pull`` draws
+    each weight back toward where it started (an L2 penalty on the change: a fine-tune on a
+    few thousand deals keeps what the first stage learned from a million examples)."""
+    start = [p.copy() for p in params]
     first = [np.zeros_like(p) for p in params]
     second = [np.zeros_like(p) for p in params]
     step = 0
-    for epoch in range(epochs):
+    for epoch, lr in enumerate(rates):
         order = rng.permutation(len(y))
-        lr = rate * (0.5**epoch)
         for at in range(0, len(y), batch):
             rows = order[at : at + batch]
             xb, yb = x[rows], y[rows]
@@ -125,6 +134,8 @@ def train(
             grads = [xb.T @ dh, dh.sum(axis=0), h.T @ dz, dz.sum(axis=0)]
             step += 1
             for i, g in enumerate(grads):
+                if pull:
+                    g = g + pull * (params[i] - start[i])
                 first[i] = 0.9 * first[i] + 0.1 * g
                 second[i] = 0.999 * second[i] + 0.001 * g * g
                 m = first[i] / (1 - 0.9**step)
@@ -133,6 +144,30 @@ def train(
         seen = loss(CallModel(*params), x[:50_000], y[:50_000])
         print(f"epoch {epoch + 1}: train loss {seen:.4f}")
     return CallModel(*params)
+
+
+def train(
+    x: Array, y: Array, seed: int, hidden: int, epochs: int, batch: int, rate: float
+) -> CallModel:
+    """The first stage, from weights drawn with ``seed``; the rate halves every epoch."""
+    rng = np.random.default_rng(seed + 1)
+    params = [
+        (rng.standard_normal((FEATURES, hidden)) * np.sqrt(2 / FEATURES)).astype(np.float32),
+        np.zeros(hidden, np.float32),
+        (rng.standard_normal((hidden, TRICKS)) * np.sqrt(1 / hidden)).astype(np.float32),
+        np.zeros(TRICKS, np.float32),
+    ]
+    return fit(params, x, y, rng, [rate * 0.5**epoch for epoch in range(epochs)], batch)
+
+
+def tune(model: CallModel, path: Path, seed: int) -> CallModel:
+    """The second stage: ``model`` fitted further on the deals the expert played
+    (``bench/expert_deals.py``), five epochs at a steady rate, pulled toward its start."""
+    rows = np.load(path)["rows"]
+    x, y = features(rows[:, 0], rows[:, 1]), rows[:, 3]
+    print(f"tuning on {len(y)} examples of the expert's deals ({path})")
+    params = [model.w1.copy(), model.b1.copy(), model.w2.copy(), model.b2.copy()]
+    return fit(params, x, y, np.random.default_rng(seed + 1), [1e-3] * 5, 256, pull=1e-3)
 
 
 def main() -> None:
@@ -144,6 +179,9 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=512)
     parser.add_argument("--rate", type=float, default=2e-3)
     parser.add_argument("--out", type=Path, default=WEIGHTS)
+    parser.add_argument(
+        "--tune", type=Path, help="then fit on the expert's deals (bench/expert_deals.py --out)"
+    )
     args = parser.parse_args()
     started = time.perf_counter()
     x, y = examples(args.seed, args.deals)
@@ -154,6 +192,8 @@ def main() -> None:
     prior = float(-np.log(counts / counts.sum())[y[:held]].mean())
     held_out = loss(model, x[:held], y[:held])
     print(f"held-out loss {held_out:.4f} nats (trick counts alone: {prior:.4f})")
+    if args.tune is not None:
+        model = tune(model, args.tune, args.seed)
     model.save(args.out)
     print(f"wrote {args.out} in {time.perf_counter() - started:.1f} s")
 

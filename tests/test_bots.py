@@ -193,6 +193,33 @@ def test_expert_call_bias_counts_each_playout_richer() -> None:
     assert ExpertBot()._call_table(bridge, 3, 4) == pytest.approx(points_table(bridge)[3:5])
 
 
+def test_the_learned_forecasts_share_is_neither_shifted_nor_widened_by_default() -> None:
+    """``call_bias`` and ``call_spread`` correct the heuristic's playouts toward the expert's
+    own tricks; by default they touch only the playouts' share of the estimate, since the
+    learned forecast is of the tricks the expert itself takes.  Given values hold as given."""
+    import numpy
+
+    from callbreak.bots.expert import ExpertBot
+    from callbreak.engine.kernel import points_table
+
+    callbreak, bridge = Rules.preset("callbreak"), Rules.preset("callbridge")
+    assert ExpertBot(call_model=1)._learned_share(callbreak) == 1.0
+    assert ExpertBot(call_model=1)._learned_share(bridge) == 0.0  # a deal it never learned
+    assert ExpertBot()._learned_share(callbreak) == 0.0
+    plain = points_table(callbreak)[3:5]
+    assert ExpertBot()._call_table(callbreak, 3, 4, learned=1.0) == pytest.approx(plain)
+    half = ExpertBot()._call_table(callbreak, 3, 4, learned=0.5)
+    assert half[0, 2] == pytest.approx(0.875 * plain[0, 2] + 0.125 * plain[0, 3])
+    given = ExpertBot(call_bias=1)._call_table(callbreak, 3, 4, learned=1.0)
+    assert given[:, :13] == pytest.approx(plain[:, 1:])
+    hist = numpy.zeros((1, 14))
+    hist[0, 4] = 1.0
+    assert ExpertBot()._widened(hist, callbreak, learned=1.0) is hist
+    assert ExpertBot()._widened(hist, callbreak, learned=0.5)[0, 3:6] == pytest.approx(
+        [0.1, 0.8, 0.1]
+    )
+
+
 def test_trust_reads_the_play_seat_by_seat_unless_given_as_0() -> None:
     from callbreak.bots.expert import ExpertBot
 

@@ -466,21 +466,34 @@ class ExpertBot:
             self.fell_back = "no call simulated in time"
             return self._heuristic.call(observation)
         lo, hist, rivals = outcomes
-        if self.call_model > 0:
+        rules = observation.rules
+        learned = self._learned_share(rules)
+        if learned > 0:
             from callbreak.bots.learned.callmodel import blended
 
-            hist = blended(observation, hist, self.call_model)
-        own_table = self._call_table(observation.rules, lo, lo + len(rivals) - 1)
-        expected = (self._widened(hist, observation.rules) * own_table).sum(axis=1) + rivals
+            hist = blended(observation, hist, learned)
+        own_table = self._call_table(rules, lo, lo + len(rivals) - 1, learned)
+        expected = (self._widened(hist, rules, learned) * own_table).sum(axis=1) + rivals
         return lo + int(numpy.argmax(numpy.round(expected, _TIE_DIGITS)))
 
-    def _widened(self, hist: Any, rules: Rules) -> Any:
+    def _learned_share(self, rules: Rules) -> float:
+        """The weight of the learned forecast in this game's calls: ``call_model`` in the deal
+        it learned (``callmodel.serves``), else none."""
+        if self.call_model <= 0:
+            return 0.0
+        from callbreak.bots.learned.callmodel import serves
+
+        return self.call_model if serves(rules) else 0.0
+
+    def _widened(self, hist: Any, rules: Rules, learned: float = 0.0) -> Any:
         """``hist[k, t]`` with ``call_spread`` of each count's weight moved one trick down
         and as much one trick up (kept at 0 and at the hand size): the playouts model the
-        others as the heuristic, and how many tricks the seat really wins varies more."""
+        others as the heuristic, and how many tricks the seat really wins varies more.  The
+        default widens only the playouts' share (``1 - learned``): the learned forecast
+        already has the spread of the expert's own deals."""
         q = self.call_spread
         if q is None:
-            q = 0.2 if rules.success_window == "at_least" else 0.0
+            q = 0.2 * (1 - learned) if rules.success_window == "at_least" else 0.0
         if q <= 0:
             return hist
         out = (1 - 2 * q) * hist
@@ -564,15 +577,17 @@ class ExpertBot:
         value = -self.rivalry * others
         return value + points[..., seat] if own else value
 
-    def _call_table(self, rules: Rules, lo: int, hi: int) -> Any:
+    def _call_table(self, rules: Rules, lo: int, hi: int, learned: float = 0.0) -> Any:
         """``table[k, t]``: the points of calling ``lo + k`` when the playouts give ``t``
-        tricks, with ``call_bias`` tricks added (interpolated between whole tricks)."""
+        tricks, with ``call_bias`` tricks added (interpolated between whole tricks).  The
+        default shifts only the playouts' share (``1 - learned``): the learned forecast is
+        of the tricks the expert itself takes, not the heuristic of the playouts."""
         import numpy
 
         rows = points_table(rules)[lo : hi + 1]
         bias = self.call_bias
         if bias is None:
-            bias = 0.25 if rules.success_window == "at_least" else 0.0
+            bias = 0.25 * (1 - learned) if rules.success_window == "at_least" else 0.0
         whole = int(bias // 1)
         part = bias - whole
         won = numpy.arange(rules.hand_size + 1) + whole

@@ -39,10 +39,12 @@ class ExpertConfig:
     call_bias: float | None = None
     """Tricks added to each playout before a call is scored (the expert plays better than
     the policy of the playouts).  None: 0.25 where overtricks are allowed, 0 in windowed
-    scoring such as Call Bridge."""
+    scoring such as Call Bridge; times the playouts' share where ``call_model`` blends in
+    the learned forecast, which needs no such shift."""
     call_spread: float | None = None
     """Share of each simulated trick count's weight scored a trick lower, and as much a trick
-    higher (0 to 0.5).  None: 0.2 where overtricks are allowed, 0 in windowed scoring."""
+    higher (0 to 0.5).  None: 0.2 where overtricks are allowed, 0 in windowed scoring;
+    times the playouts' share, as ``call_bias``."""
     rivalry: float = 1.0
     """Weight of the others' mean points against the seat's own, in the playouts."""
     call_sigma: float = 0.6
@@ -69,9 +71,11 @@ class ExpertConfig:
     play weighs the worlds; 0 or None: ``surprise`` per card for every seat alike (kept as
     None)."""
     call_model: float = 0.0
-    """Weight of the learned forecast of the hand's tricks (``bots.learned.callmodel``)
-    blended into the playouts' distribution before a call is scored (0: the playouts
-    alone, 1: the forecast alone); read only in Call Break's deal, which it learned."""
+    """Weight of the learned forecast of the hand's tricks (``bots.learned.callmodel``: the
+    tricks the expert takes against experts) blended into the playouts' distribution
+    before a call is scored (0: the playouts alone, 1: the forecast alone); read only in
+    Call Break's deal, which it learned.  Off by default: it calls lower, which pays at a
+    table of strong bots and costs against weaker ones (docs/expert-experiments.md)."""
     read_play: int = 0
     """1: in the games searched over engine deals (docs/bots.md, the expert in the other
     games) the others' cards and public decisions weigh the worlds by ``surprise`` and

@@ -3,11 +3,14 @@
 The expert chooses its call from the tricks its hand wins in a few dozen
 playouts of sampled worlds; so few give a ragged histogram, and a hand's
 worth is the same question asked deal after deal.  ``CallModel`` answers it
-from many thousand deals at once: a one-hidden-layer network, trained on deals
-the compiled heuristic played at all four seats (``bench/train_call_model.py``),
-maps the hand and the seat's place after the first leader to a probability
-for each count of tricks, 0 to 13.  Inference is plain numpy (a few
-microseconds), so it fits any decision budget and needs no numba.
+from many thousand deals at once: a one-hidden-layer network maps the hand and
+the seat's place after the first leader to a probability for each count of
+tricks, 0 to 13.  It learns in two stages (``bench/train_call_model.py``):
+first from 300,000 deals the compiled heuristic played at all four seats, then
+from 4,741 deals the expert played at all four (``bench/expert_deals.py``), so
+that it forecasts the tricks the expert itself takes against players as strong
+as itself, which the playouts of the heuristic cannot tell.  Inference is plain
+numpy (a few microseconds), so it fits any decision budget and needs no numba.
 
 It was trained under Call Break's own deal (13 cards, spades trump, four
 seats): ``serves`` says whether a game's rules are that deal, and the expert
