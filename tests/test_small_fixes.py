@@ -1,5 +1,5 @@
 """Small fixes, each pinned by a test that failed before it: a bot that cannot play a call
-game refused up front, a deal's seed checked, serve-bot and the starting console script quiet
+game refused up front, a deal's seed checked, serve-bot quiet
 under Ctrl-C, the seed's help at 80 columns, the docs' examples type-checked and the tables'
 refusals in their own words."""
 

@@ -257,3 +257,12 @@ def test_analyze_reviews_a_spades_deal_in_bids(tmp_path: Path) -> None:
     assert shown.exit_code == 0, shown.output
     assert "bid: " in shown.output
     assert not re.search(r"\bcall(s|ed)?\b", shown.output), shown.output
+
+
+def test_a_name_in_a_reviews_heading_is_not_reworded() -> None:
+    """The game's word replaces ours, never a person's name: "call me" stays as typed."""
+    review = replace(spades_review(1, 0, 3), game="spades")
+    console = Console(record=True, width=100, color_system=None)
+    for part in review_body(review, name="call me"):
+        console.print(part)
+    assert "call me" in console.export_text()

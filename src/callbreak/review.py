@@ -27,6 +27,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from callbreak.rules import Rules
@@ -157,6 +158,8 @@ class Reviewer:
                 answer = self._analyst.deal(deal, seat, number)
             except AnalysisError as error:
                 raise ReviewRefused("unanalysable", str(error)) from None
+            if answer.game != deal.rules.game:  # read in the deal's words, whoever analysed it
+                answer = replace(answer, game=deal.rules.game)
             self.warm = True
             with self._lock:
                 self._kept[(deal, seat)] = answer

@@ -50,6 +50,7 @@ from callbreak.arena.play import ArenaConfig, lineup
 from callbreak.arena.runner import ArenaRun, Progress, run_arenas
 from callbreak.arena.stats import Interval, mean, mean_ci, percentile
 from callbreak.arena.summary import better, match_credits
+from callbreak.bots import refusal
 from callbreak.bots.ladder import LADDER
 from callbreak.rules import Rules
 
@@ -85,6 +86,26 @@ def expand_pool(names: Sequence[str]) -> tuple[str, ...]:
     if not specs:
         raise ArenaError("the pool is empty: name a pool (" + ", ".join(POOLS) + ") or bots")
     return tuple(dict.fromkeys(specs))
+
+
+def playable_pool(names: Sequence[str], rules: Rules) -> tuple[tuple[str, ...], list[str]]:
+    """``expand_pool(names)`` less the members of a *named* pool that cannot play ``rules``'
+    game, and a line on each one left out: ``default`` holds ``selfplay``, a policy learned
+    on Call Break, which a pool in Oh Hell can do without.  A bot named on its own is kept,
+    so that the lineup's check says why it cannot play."""
+    named = {spec for item in names for word in item.split() for spec in POOLS.get(word, ())}
+    given = {word for item in names for word in item.split() if word not in POOLS}
+    kept: list[str] = []
+    notes: list[str] = []
+    for spec in expand_pool(names):
+        why = refusal(spec, rules) if spec in named and spec not in given else None
+        if why is None:
+            kept.append(spec)
+        else:
+            notes.append(f"left {spec!r} out of the pool: {why}")
+    if not kept:
+        raise ArenaError("no member of the pool can play " + rules.name)
+    return tuple(kept), notes
 
 
 def mix_mode(pool_size: int, mode: str) -> str:

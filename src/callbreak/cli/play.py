@@ -102,7 +102,8 @@ class TerminalGame:
                     self._bot_turn(seat)
                 if len(deal.history) > tricks_before:
                     winner = deal.history[-1][2]
-                    out.print(Text(f"  → {self.names[winner]} wins the trick.", style="bold"))
+                    wins = f"{self.names[winner]} {self._win_verb([winner])}"
+                    out.print(Text(f"  → {wins} the trick.", style="bold"))
                 if len(match.entries) > before:
                     self._deal_finished()
                     self.save(match)
@@ -345,6 +346,13 @@ class TerminalGame:
             table.add_row(Text(self.names[seat]), *cells)
         out.print(table)
 
+    def _win_verb(self, seats: list[int]) -> str:
+        """The verb after ``seats``' names: "You win the trick" (the person's name unless they
+        gave one), "Asha wins the match", "East and West win the match"."""
+        if len(seats) > 1 or (len(seats) == 1 and self.names[seats[0]] == "You"):
+            return "win"
+        return "wins"
+
     def _name_seats(self, reason: str) -> str:
         """An engine's reason with its seat numbers as the seats' names here."""
         return name_seats(reason, self.names)
@@ -365,7 +373,7 @@ class TerminalGame:
         match = self.match
         self._show_scores()
         winners = " and ".join(self.names[s] for s in match.winners)
-        verb = "win" if len(match.winners) > 1 or match.winners == [self.human] else "wins"
+        verb = self._win_verb(match.winners)
         self.console.print(Text(f"{winners} {verb} the match.", style="bold green"))
 
 

@@ -10,7 +10,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from callbreak.arena.pool import POOLS, PoolConfig, PoolResult, expand_pool, mix_mode
+from callbreak.arena.pool import POOLS, PoolConfig, PoolResult, mix_mode, playable_pool
 from callbreak.arena.stats import Interval
 from callbreak.cli.common import count
 from callbreak.rules import Rules, option_text
@@ -62,12 +62,15 @@ def arena_pool(
             param_hint="--candidate",
         )
     try:
-        config = PoolConfig(rules, candidate, expand_pool(pool), deals, seed, mode, whole_matches)
+        members, notes = playable_pool(pool, rules)
+        config = PoolConfig(rules, candidate, members, deals, seed, mode, whole_matches)
         config.check()
         mix_list = config.mixes
     except ArenaError as error:
         raise typer.BadParameter(str(error), param_hint="--pool") from None
     console = Console(stderr=json_out)
+    for note in notes:
+        console.print(note, style="yellow", highlight=False, markup=False)
     columns = (*Progress.get_default_columns()[:-1], MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=console, transient=True) as bar:
         task = bar.add_task(

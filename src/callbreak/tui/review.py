@@ -114,7 +114,9 @@ def head_line(review: DealReview) -> str:
 def review_body(review: DealReview, name: str = "You") -> list[RenderableType]:
     """The review of one deal as the screen shows it."""
     call, words = review.call.call, review.words
-    head = Text(f"Deal {review.number}: {words.reword(review.heading(name))}", style="bold")
+    # the heading in the game's words, the person's name as typed ("call me" is no bid)
+    heading = words.reword(review.heading("{name}")).replace("{name}", name)
+    head = Text(f"Deal {review.number}: {heading}", style="bold")
     noun = "cards" if review.called else "decisions"
     lines = Table.grid(padding=(0, 0))
     lines.add_column()

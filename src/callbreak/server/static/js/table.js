@@ -78,9 +78,15 @@ export function fitSeats(felt) {
     panel.style.top = `${50 + (sy - 50) * t}%`;
   }
   for (const card of felt.querySelectorAll(".trick .card[data-seat]")) {
-    const t = pulled[card.dataset.seat] ?? 1;
-    card.style.left = `${50 + Number(card.dataset.dx) * t}%`;
-    card.style.top = `${50 + Number(card.dataset.dy) * t}%`;
+    const panel = felt.querySelector(`.seat[data-seat="${card.dataset.seat}"]`);
+    const place = (t) => {
+      card.style.left = `${50 + Number(card.dataset.dx) * t}%`;
+      card.style.top = `${50 + Number(card.dataset.dy) * t}%`;
+      return !panel || !overlaps(card.getBoundingClientRect(), panel.getBoundingClientRect());
+    };
+    // in with its panel, and further in while the panel (which does not shrink) covers it
+    let t = pulled[card.dataset.seat] ?? 1;
+    while (!place(t) && t > 0.05) t *= 0.85;
   }
   const facts = wrap && wrap.querySelector(".deal-info");
   if (facts && facts.querySelector(".info, .upcard")) {
@@ -182,6 +188,9 @@ class TableView {
 
   onClose(event, ws) {
     if (ws !== this.ws) return;
+    // A hint asked on this socket never comes now: the Hint button may be pressed again
+    // once reconnected (it stayed "Thinking…" and the i key did nothing).
+    this.hintAsked = null;
     if (event.code === 4404) {
       banner(null);
       clear(this.root).append(el("section.panel", {}, el("h2", { text: "No such table" }),
