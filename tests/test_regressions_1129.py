@@ -162,3 +162,19 @@ def test_a_seat_panel_pulled_in_leaves_its_trick_card_in_sight(
         until(page, lambda: not cards_on_the_felt() or not my_turn(page))
     assert seen == 3
     context.close()
+
+
+@pytest.mark.parametrize(("preset", "word"), [("spades", "Bid"), ("callbreak", "Call")])
+def test_the_arena_names_the_contract_in_the_games_word(preset: str, word: str) -> None:
+    """A researcher reading a Spades run sees its bids: the arena's columns and legend said
+    "Call" in every game."""
+    from typer.testing import CliRunner
+
+    from callbreak.cli.main import app
+
+    args = ["arena", "--rules", preset, "--seat", "heuristic", "--deals", "1", "--workers", "1"]
+    shown = CliRunner().invoke(app, args, env={"COLUMNS": "200"})
+    assert shown.exit_code == 0, shown.output
+    assert f"{word}−won" in shown.output and f"Calibration by {word.lower()}" in shown.output
+    other = "Call" if word == "Bid" else "Bid"
+    assert f"{other}−won" not in shown.output

@@ -24,7 +24,7 @@ from callbreak.cli.analyze import analyze
 from callbreak.cli.common import count, located, rules_from_flags, writable
 from callbreak.cli.pool import MIXES_HELP, POOL_HELP, arena_pool
 from callbreak.engine import Match
-from callbreak.faces import seat_name
+from callbreak.faces import contract_words, seat_name
 from callbreak.games import PRESETS
 from callbreak.rules import OPTION_BY_NAME, Rules, option_text
 
@@ -609,7 +609,8 @@ def _arena_table(summary: ArenaSummary, unit: str, layout: int) -> Table:
     table = Table(
         title="Arena (± is a 95% interval over deal sets)", box=box.SIMPLE_HEAD, padding=padding
     )
-    for heading in (unit, "Points/deal", "Edge", "Won", "Made", "Call−won", "Rating"):
+    called = contract_words(summary.run.config.rules.game).word.capitalize()  # Spades: Bid
+    for heading in (unit, "Points/deal", "Edge", "Won", "Made", f"{called}−won", "Rating"):
         table.add_column(heading, justify="left" if heading == unit else "right")
     for bot in summary.bots:
         table.add_row(
@@ -673,11 +674,14 @@ def _print_arena(console: Console, summary: ArenaSummary) -> None:
     unit = "Side" if summary.by_side else "Bot"
     console.print(_fit(console, partial(_arena_table, summary, unit), len(ARENA_LAYOUTS)))
     console.print(_fit(console, partial(_timing_table, summary, unit), len(TIMING_PADDINGS)))
+    words = contract_words(config.rules.game)  # a Spades seat bids
     calibration = Table(
-        title="Calibration by call: games, made, mean won (tricks; Call Partner: card points)",
+        title=words.reword(
+            "Calibration by call: games, made, mean won (tricks; Call Partner: card points)"
+        ),
         box=box.SIMPLE_HEAD,
     )
-    calibration.add_column("Call", justify="right")
+    calibration.add_column(words.word.capitalize(), justify="right")
     for bot in summary.bots:
         calibration.add_column(bot.spec, justify="right")
     by_bot = [{row.call: row for row in bot.calibration} for bot in summary.bots]
@@ -708,9 +712,13 @@ def _print_arena(console: Console, summary: ArenaSummary) -> None:
             else ""
         )
         + f"Edge: paired per-deal-set difference from the other bots' points per deal. Won: "
-        f"share of matches ({summary.match_unit}) won, ties shared; "
-        f"{par} is par. Made: calls (or, declaring, contracts) made. Call−won: mean call minus "
-        "what it won (tricks; Call Partner: its side's card points). Rating: openskill "
+        f"share of matches ({summary.match_unit}) won, ties shared; {par} is par. "
+        + words.reword(
+            "Made: calls (or, declaring, contracts) made. "
+            f"{words.word.capitalize()}−won: mean call minus what it won (tricks; Call "
+            "Partner: its side's card points). "
+        )
+        + "Rating: openskill "
         "Plackett–Luce μ±σ. Fallbacks: decisions a bot answered with a stand-in's move (the "
         "expert out of time). Misdeals: misdeals claimed."
     )

@@ -13,6 +13,7 @@ from rich.table import Table
 from callbreak.arena.pool import POOLS, PoolConfig, PoolResult, mix_mode, playable_pool
 from callbreak.arena.stats import Interval
 from callbreak.cli.common import count
+from callbreak.faces import contract_words
 from callbreak.rules import Rules, option_text
 
 POOL_HELP = (
@@ -117,7 +118,9 @@ def print_pool(console: Console, result: PoolResult) -> None:
         title=f"{config.candidate} against each mix (± is a 95% interval over deal sets)",
         box=box.SIMPLE_HEAD,
     )
-    for heading in ("Mix", "Edge", "Points/deal", "Mix points", "Won", "Made", "Call−won"):
+    words = contract_words(rules.game)  # a Spades seat bids
+    called = f"{words.word.capitalize()}−won"
+    for heading in ("Mix", "Edge", "Points/deal", "Mix points", "Won", "Made", called):
         table.add_column(heading, justify="left" if heading == "Mix" else "right")
     for mix in result.mixes:
         table.add_row(
@@ -160,7 +163,7 @@ def print_pool(console: Console, result: PoolResult) -> None:
     console.print(
         f"Worst mix (*): [bold]{mix_name(worst.mix)}[/], edge {_edge(worst.edge)}. "
         f"Whole pool: edge {_edge(result.overall)}, won {won}, made {made}, "
-        f"call−won {over}{timing}{fallbacks}. Edge clear of zero against {beaten} of "
+        f"{called.lower()} {over}{timing}{fallbacks}. Edge clear of zero against {beaten} of "
         f"{len(result.mixes)} mixes."
     )
     console.print(
@@ -168,8 +171,11 @@ def print_pool(console: Console, result: PoolResult) -> None:
         "same games (countdown games: counted the other way round). Points/deal: the "
         "candidate's. Won: its share of the matches ("
         + ("whole matches" if config.whole_matches else f"{rules.match_deals} consecutive deals")
-        + ", one per rotation), ties shared. Made, Call−won: its calls made and mean call "
-        "minus what it won (tricks; Call Partner: its side's card points)."
+        + ", one per rotation), ties shared. "
+        + words.reword(
+            f"Made, {called}: its calls made and mean call minus what it won (tricks; "
+            "Call Partner: its side's card points)."
+        )
     )
     illegal = sum(mix.illegal for mix in result.mixes)
     others = sum(mix.mix_illegal for mix in result.mixes)
