@@ -21,9 +21,8 @@ from server_support import (
     connect,
     create_table,
     db_url,
-    join_table,
-    seeded_table,
 )
+from test_server_ws import _table as two_humans
 
 
 @pytest.fixture
@@ -82,16 +81,8 @@ async def test_a_hint_is_a_legal_action_of_the_askers_seat_sent_to_it_alone(
 
 @pytest.mark.asyncio
 async def test_a_hint_is_refused_at_a_table_with_another_person(server: ThreadServer) -> None:
-    created = seeded_table(server, 3)
-    code = created["code"]
-    joined = join_table(server.http, code, "Guest")
-    async with (
-        connect(server.ws, code, created["token"]) as host,
-        connect(server.ws, code, joined["token"]) as guest,
-    ):
-        await host.send({"type": "start"})
-        for client in (host, guest):
-            await client.state_where(lambda s: s["table"]["status"] == "playing")
+    async for table in two_humans(server):  # test_server_ws's table: a host and a guest
+        host, guest = table.host, table.guest
         # refused whoever's turn it is: not at this table at all
         await host.send({"type": "hint", "seq": host.seq})
         refused = await host.error()

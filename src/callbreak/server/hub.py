@@ -190,6 +190,21 @@ class TableSlot:
     """One hint at a time: a bot is not asked twice at once."""
 
 
+def _check_turn(table: LiveTable, seat: int, seq: int, what: str) -> None:
+    """Refuse ``what`` (a stale action, a hint) unless the match is being played, at state
+    ``seq``, and it is ``seat``'s turn: a ProtocolError says which of these failed."""
+    if table.status == "lobby":
+        raise ProtocolError("not_started")
+    if table.status == "finished" or table.match.over:
+        raise ProtocolError("finished")
+    if seq != table.seq:
+        raise ProtocolError("stale", f"{what} for state {seq}: the table is at state {table.seq}")
+    to_act = table.match.to_act
+    if to_act != seat:
+        who = table.seats[to_act].name if to_act is not None else "nobody"
+        raise ProtocolError("not_your_turn", f"it is {who}'s turn, not yours")
+
+
 class Hub:
     """Every table this process serves; the app's HTTP and WebSocket routes call into it."""
 
@@ -421,18 +436,7 @@ class Hub:
         async with table.lock:
             if self.slots.get(table.code) is not slot:
                 raise ProtocolError("server_error", "the table was reloaded: reconnect")
-            if table.status == "lobby":
-                raise ProtocolError("not_started")
-            if table.status == "finished" or table.match.over:
-                raise ProtocolError("finished")
-            if seq != table.seq:
-                raise ProtocolError(
-                    "stale", f"stale action for state {seq}: the table is at state {table.seq}"
-                )
-            to_act = table.match.to_act
-            if to_act != seat:
-                who = table.seats[to_act].name if to_act is not None else "nobody"
-                raise ProtocolError("not_your_turn", f"it is {who}'s turn, not yours")
+            _check_turn(table, seat, seq, "stale action")
             if actor == "bot" and not self._bot_controls(slot, seat, self._present(slot)):
                 raise ProtocolError("stale", "the player is back")
             try:
@@ -473,16 +477,7 @@ class Hub:
         if any(s.kind == "human" and s.seat != seat for s in table.seats):
             raise ProtocolError("no_hint", NOT_ALONE)
         async with table.lock:
-            if table.status == "lobby":
-                raise ProtocolError("not_started")
-            if table.status == "finished" or table.match.over:
-                raise ProtocolError("finished")
-            if seq != table.seq:
-                raise ProtocolError(
-                    "stale", f"a hint for state {seq}: the table is at state {table.seq}"
-                )
-            if table.match.to_act != seat:
-                raise ProtocolError("not_your_turn", "a hint is for your own turn")
+            _check_turn(table, seat, seq, "a hint")
             observation = table.match.observation(seat)
         async with slot.hint_lock:
             if slot.hint_bot is None:
