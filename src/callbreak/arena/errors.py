@@ -1,4 +1,4 @@
-"""The arena's two exceptions, below both ``play`` (which raises and counts them) and
+"""The arena's exceptions, below both ``play`` (which raises and counts them) and
 ``remote`` (whose seats raise ``SeatFault``); ``play`` and the package name them too."""
 
 from __future__ import annotations
@@ -6,6 +6,12 @@ from __future__ import annotations
 
 class ArenaError(ValueError):
     """A configuration the arena cannot run: wrong number of seats, unknown bot, missing Ray."""
+
+
+class GameStalled(ArenaError):
+    """A game of the run that cannot go on: its deals are thrown in again and again
+    (``EndlessRedeal``), as when the lineup's calls never reach ``min_total_calls``.  Every
+    action was legal, so no seat is at fault; the run stops and says what to change."""
 
 
 class SeatFault(Exception):

@@ -58,10 +58,11 @@ from functools import cached_property
 from typing import Any
 
 from callbreak.arena.errors import ArenaError as ArenaError
+from callbreak.arena.errors import GameStalled
 from callbreak.arena.errors import SeatFault as SeatFault
 from callbreak.bots import Bot, bot_module, import_bots, make_bot, refusal, warm_up
 from callbreak.decks import DECKS
-from callbreak.engine import Action, IllegalAction, Match, Observation
+from callbreak.engine import Action, EndlessRedeal, IllegalAction, Match, Observation
 from callbreak.engine.deal import VOID, Deal, shuffled_deck
 from callbreak.engine.match import opening_deal
 from callbreak.rules import Rules
@@ -434,31 +435,10 @@ def play_game(config: ArenaConfig, deal: DealSet, rotation: int, chunk: ChunkRes
         _derived_seed("callbreak-arena-fallback", config.seed, deal.index, rotation)
     )
     match = deal_match(config, deal)
-    clock = time.perf_counter_ns
-    while not match.over and (config.whole_matches or not match.scored_deals):
-        if STOP is not None and STOP.value:
-            raise RunStopped
-        seat = match.to_act
-        assert seat is not None
-        observation = match.observation(seat)
-        entry = entry_at(seat, rotation, players)
-        started = clock()
-        where = f"deal {deal.index}, rotation {rotation}, seat {seat} ({config.seats[entry]})"
-        try:
-            action = _answer(bots[seat], observation)
-        except SeatFault as fault:
-            chunk.times_ms[entry].append((clock() - started) / 1e6)
-            _fault(chunk, entry, fault.kind, f"{where}: {fault}")
-            match.act(fallback.choice(observation.legal))
-            continue
-        chunk.times_ms[entry].append((clock() - started) / 1e6)
-        if getattr(bots[seat], "fell_back", None):
-            chunk.fallbacks[entry] += 1
-        try:
-            match.act(action)
-        except IllegalAction as error:
-            _fault(chunk, entry, "illegal", f"{where}: {action!r} — {error}")
-            match.act(fallback.choice(observation.legal))
+    try:
+        _play_out(config, deal, rotation, chunk, bots, match, fallback)
+    except EndlessRedeal as error:
+        raise GameStalled(_stalled(config, deal, rotation, error)) from None
     scored_deals = match.scored_deals
     if not config.whole_matches:
         scored_deals = scored_deals[-1:]
@@ -500,6 +480,59 @@ def play_game(config: ArenaConfig, deal: DealSet, rotation: int, chunk: ChunkRes
         if config.whole_matches
         else (),
     )
+
+
+def _stalled(config: ArenaConfig, deal: DealSet, rotation: int, error: EndlessRedeal) -> str:
+    """What ``GameStalled`` says: the game, the engine's reason, and what to change."""
+    players = config.players
+    seated = ", ".join(config.seats[entry_at(s, rotation, players)] for s in range(players))
+    reason = str(error).split("; the match stops")[0]
+    advice = "have the bots call or bid so that a deal counts"
+    if config.rules.options().get("min_total_calls") is not None:
+        advice += ", or play without the minimum: --option min_total_calls=none"
+    return (
+        f"deal set {deal.index}, rotation {rotation} (seats {seated}): {reason}, so the game "
+        f"cannot be scored and the run stops; {advice}"
+    )
+
+
+def _play_out(
+    config: ArenaConfig,
+    deal: DealSet,
+    rotation: int,
+    chunk: ChunkResult,
+    bots: Sequence[Bot],
+    match: Match,
+    fallback: random.Random,
+) -> None:
+    """Ask the bots until the game is over (one scored deal, or the whole match); an illegal
+    answer or a fault is counted against its entry and a random legal action played."""
+    players = config.players
+    clock = time.perf_counter_ns
+    while not match.over and (config.whole_matches or not match.scored_deals):
+        if STOP is not None and STOP.value:
+            raise RunStopped
+        seat = match.to_act
+        assert seat is not None
+        observation = match.observation(seat)
+        entry = entry_at(seat, rotation, players)
+        started = clock()
+        where = f"deal {deal.index}, rotation {rotation}, seat {seat} ({config.seats[entry]})"
+        try:
+            action = _answer(bots[seat], observation)
+        except SeatFault as fault:
+            chunk.times_ms[entry].append((clock() - started) / 1e6)
+            _fault(chunk, entry, fault.kind, f"{where}: {fault}")
+            match.act(fallback.choice(observation.legal))
+            continue
+        chunk.times_ms[entry].append((clock() - started) / 1e6)
+        if getattr(bots[seat], "fell_back", None):
+            chunk.fallbacks[entry] += 1
+        try:
+            match.act(action)
+        except IllegalAction as error:
+            _fault(chunk, entry, "illegal", f"{where}: {action!r} — {error}")
+            match.act(fallback.choice(observation.legal))
 
 
 def _fault(chunk: ChunkResult, entry: int, kind: str, example: str) -> None:

@@ -8,6 +8,7 @@ and its options, so the CLI, the arena and the servers share one syntax.
 from __future__ import annotations
 
 import functools
+import inspect
 import typing
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
@@ -95,8 +96,17 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
         factory, _ = _REGISTRY[name]
     except KeyError:
         known = ", ".join(sorted(_REGISTRY))
-        raise ValueError(f"unknown bot {name!r}: choose one of {known}") from None
+        raise ValueError(
+            f"unknown bot {name!r}: choose one of {known} (a bot of your own is known once "
+            "the module that registers it is imported: arena and serve-bot take --import MODULE)"
+        ) from None
     options.setdefault("seed", seed)
+    if not _takes_seed(factory):
+        raise ValueError(
+            f"bot {name!r} cannot be made: {getattr(factory, '__qualname__', factory)} takes "
+            "no seed; register_bot calls its factory with seed= (a number, or None) and the "
+            "spec's options, so give it a parameter seed: int | None = None"
+        )
     _check_numbers(name, factory, options)
     try:
         return factory(**options)
@@ -121,6 +131,20 @@ def _check_numbers(name: str, factory: BotFactory, options: dict[str, Any]) -> N
             raise ValueError(
                 f"bad options for bot {name!r}: {key} takes a whole number, not {value!r}"
             )
+
+
+@functools.cache
+def _takes_seed(factory: BotFactory) -> bool:
+    """Whether ``factory`` accepts the ``seed=`` keyword that ``make_bot`` always passes (a
+    signature that cannot be read is taken to accept it).  Cached, as ``_option_kinds``."""
+    try:
+        parameters = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):
+        return True
+    return any(
+        p.kind is p.VAR_KEYWORD or (p.name == "seed" and p.kind is not p.POSITIONAL_ONLY)
+        for p in parameters
+    )
 
 
 @functools.cache

@@ -487,6 +487,7 @@ def arena(
     from rich.progress import MofNCompleteColumn, Progress, TimeRemainingColumn
 
     from callbreak.arena import ArenaConfig, ArenaError, lineup, run_arena, summarize
+    from callbreak.arena.errors import GameStalled
     from callbreak.arena.remote import RemoteSeatDown
 
     _import_bots(imports)
@@ -528,7 +529,7 @@ def arena(
                 ray_address=ray,
                 progress=lambda done: bar.advance(task, done),
             )
-        except RemoteSeatDown as error:
+        except (RemoteSeatDown, GameStalled) as error:  # mid-run: the run stops
             typer.secho(str(error), fg="red", err=True)
             raise typer.Exit(1) from None
         except ArenaError as error:

@@ -54,6 +54,7 @@ def arena_pool(
     from rich.progress import MofNCompleteColumn, Progress, TimeRemainingColumn
 
     from callbreak.arena import ArenaError
+    from callbreak.arena.errors import GameStalled
     from callbreak.arena.pool import run_pool
     from callbreak.arena.remote import RemoteSeatDown
 
@@ -82,7 +83,7 @@ def arena_pool(
             result = run_pool(
                 config, workers, ray_address=ray, progress=lambda done: bar.advance(task, done)
             )
-        except RemoteSeatDown as error:
+        except (RemoteSeatDown, GameStalled) as error:  # mid-run: the run stops
             typer.secho(str(error), fg="red", err=True)
             raise typer.Exit(1) from None
         except ArenaError as error:

@@ -203,7 +203,8 @@ class BotService:
             log.warning(
                 "bot %s answered %r, not a legal action: sent the heuristic's", self.spec, action
             )
-            return Decision(_fallback_value(request), budget, f"the bot answered {action!r}")
+            why = f"the bot answered {action!r}, not a legal action"
+            return Decision(_fallback_value(request), budget, why)
         # A bot that answered with a stand-in's move says why (the expert without time).
         return Decision(value, budget, getattr(bot, "fell_back", None))
 
