@@ -189,7 +189,7 @@ PHASE_WORDS: dict[str, PhaseWords] = {
         step="each seat plays or sits out",
         question="Play this deal?",
         words=(
-            Word("Play", "in", "y", ("play", "plays")),
+            Word("Play", "in", "y", ("play this deal", "plays this deal")),  # not a card
             Word("Sit out", "out", "n", ("sit out", "sits out")),
         ),
         waiting="is to say whether it plays (in or out)",
