@@ -178,3 +178,10 @@ def test_the_arena_names_the_contract_in_the_games_word(preset: str, word: str) 
     assert f"{word}−won" in shown.output and f"Calibration by {word.lower()}" in shown.output
     other = "Call" if word == "Bid" else "Bid"
     assert f"{other}−won" not in shown.output
+
+
+def test_donuts_decision_to_play_names_the_deal_not_a_card() -> None:
+    """A seat that stays in read "East (heuristic) plays", as if a card were missing."""
+    text = plain_text(Match(Rules.preset("donut"), seed=2), [])
+    assert re.search(r"\) plays this deal$", text, re.MULTILINE), text
+    assert not re.search(r"\) plays$", text, re.MULTILINE), text
