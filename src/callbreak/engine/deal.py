@@ -19,6 +19,7 @@ and give a neutral value in a game without it.
 from __future__ import annotations
 
 import functools
+import numbers
 import operator
 import random
 from collections.abc import Callable, Sequence
@@ -70,10 +71,13 @@ def check_seed(seed: object, what: str = "seed") -> int:
 
     ``random.Random`` takes anything hashable, so without this check -1, 2**70, 1.5 or True
     would deal a match whose record no other reader can take (or ``True`` would read as 1).
+    A numpy integer is a whole number too, and comes back as a plain one.
     """
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise ValueError(f"{what} must be a whole number from 0 to 2**63 - 1, not {seed!r}")
-    return seed
+    if isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
+        value = operator.index(seed)
+        if 0 <= value <= MAX_SEED:
+            return value
+    raise ValueError(f"{what} must be a whole number from 0 to 2**63 - 1, not {seed!r}")
 
 
 _Engine = tuple[PlayRules, Game, Deck, int, tuple[int, ...], tuple[type[Part], ...], Dealing]
@@ -331,6 +335,7 @@ class Deal:
             raise ValueError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
         self.dealer = dealer
         self.seed = None if seed is None else check_seed(seed)
+        seed = self.seed  # a plain int from here on (a numpy one cannot seed Random)
         engine = _engine(rules)
         self._play_rules, self.spec, self.deck, size, everyone, takers, dealing = engine
         self.hand_size = size if hand_size is None else self._check_size(hand_size)

@@ -172,7 +172,7 @@ class Match:
             seed = random.SystemRandom().getrandbits(63)
         self.seed = check_seed(seed)
         """The match's seed (drawn at random when none is given, so every record reproduces)."""
-        self._rng = random.Random(seed)
+        self._rng = random.Random(self.seed)
         if dealer is None:
             self.dealer_draw = draw_first_dealer(
                 rules.first_dealer, self.players, self._rng, DECKS[rules.shape.deck]

@@ -21,6 +21,7 @@ phases work on ``DealState``, the deal as they may use it, never import ``Deal``
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -600,14 +601,15 @@ def take_call(deal: DealState, phase: str, seat: int, said: Action, call: int) -
 
 
 def number_of(action: Action) -> int | None:
-    """An int from an int or a string of digits; None for anything else (bools too).
+    """An int from an integer (a numpy one too, as a learner's policy gives) or a string of
+    digits; None for anything else (bools too).
 
     Decimal digits only: ``"²"`` is a digit to ``str.isdigit`` but not a number to ``int``.
     """
     if isinstance(action, str) and action.strip().isdecimal():
         return int(action)
-    if isinstance(action, int) and not isinstance(action, bool):
-        return action
+    if isinstance(action, numbers.Integral) and not isinstance(action, bool):
+        return int(action)
     return None
 
 

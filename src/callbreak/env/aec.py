@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import operator
 import random
-from typing import Any
+from typing import Any, SupportsIndex
 
 import gymnasium
 import numpy as np
@@ -87,7 +87,7 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
         preset: str | None = None,
         *,
         rules: Rules | None = None,
-        players: int | None = None,
+        players: SupportsIndex | None = None,
         reward: str = "deal",
         render_mode: str | None = None,
         fast: bool = True,
@@ -103,8 +103,12 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
                 "rules (rules=Rules.preset(...).replace(...) for a variant)"
             )
         rules = rules if rules is not None else Rules.preset(preset or "callbreak")
-        if players is not None and players != rules.players:
-            rules = rules.replace(players=players)
+        if players is not None:
+            count = _whole_number(players)  # a numpy integer counts the seats as an int does
+            if count is None:
+                raise ValueError(f"players={players!r}: the seat count is a whole number")
+            if count != rules.players:
+                rules = rules.replace(players=count)
         self.rules = rules
         self.reward_mode = reward
         self.reward_sign = -1.0 if rules.shape.lowest_wins else 1.0
@@ -186,13 +190,18 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     # --------------------------------------------------------------- reset
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def reset(
+        self, seed: SupportsIndex | None = None, options: dict[str, Any] | None = None
+    ) -> None:
         """A new deal (or match).  Known ``options``: ``hands`` or ``deck`` (a known deal),
         ``dealer``, and ``deal``: the deal of the match to play, counted from 0 (a lone deal
         of Oh Hell or Judgement is dealt, sized and trumped as that deal of the schedule; a
-        match starts there).  Other keys are ignored, as PettingZoo's own test passes one."""
+        match starts there).  Other keys are ignored, as PettingZoo's own test passes one.
+
+        ``seed`` is a whole number from 0 (a numpy integer too); ``random.Random`` alone would
+        deal seed -1 as seed 1 (it seeds from the absolute value) and take 2.5, "7" or True."""
         if seed is not None:
-            self._rng = random.Random(seed)
+            self._rng = random.Random(checked_seed(seed))
         options = options or {}
         rng = self._rng
         dealer = self._dealer_option(options)
@@ -274,7 +283,7 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
         schedule = rules.shape.schedule
         if schedule is None:
             if "deal" in options:
-                number = _deal_number(options["deal"])
+                number = _whole_number(options["deal"])
                 if number != 0:
                     raise ValueError(
                         f"deal={options['deal']!r}: {rules.title}'s deals are all alike; only "
@@ -284,7 +293,7 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
             return None, None
         deals = len(schedule(rules))
         given = options.get("deal", 0 if known else rng.randrange(deals))
-        number = _deal_number(given)
+        number = _whole_number(given)
         if number is None or not 0 <= number < deals:
             raise ValueError(f"deal={given!r}: a deal of the schedule, from 0 to {deals - 1}")
         return opening_context(rules, number), scheduled_size(rules, number)
@@ -323,6 +332,8 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
     def step(self, action: Any) -> None:
         if self._deal is None:
             raise RuntimeError("there is no deal to act in: call reset() first")
+        if not self.agents:
+            raise RuntimeError("the episode is over (every agent has stepped out): call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -481,8 +492,18 @@ def env(preset: str | None = None, **kwargs: Any) -> CallBreakEnv:
     return CallBreakEnv(preset, **kwargs)
 
 
-def _deal_number(value: Any) -> int | None:
-    """A deal's number as given: an int or a numpy integer (not a bool), else None."""
+def checked_seed(seed: Any) -> int:
+    """A seed as given to ``reset``: a whole number from 0 up, a Python int or a numpy
+    integer (not a bool), else a ValueError saying so."""
+    value = _whole_number(seed)
+    if value is None or value < 0:
+        raise ValueError(f"seed={seed!r}: a seed is a whole number, 0 or more (or None)")
+    return value
+
+
+def _whole_number(value: Any) -> int | None:
+    """A whole number as given (a deal's number, a seat count, a seed): an int or a numpy
+    integer (not a bool), else None."""
     if isinstance(value, bool):
         return None
     try:

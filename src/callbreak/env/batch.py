@@ -686,7 +686,13 @@ class BatchCallBreak:
         self._scores = score_table(rules)
         self._redeal = _redeal_of(rules)
         self._layout = layout_of(rules, self.encoder)
-        self._seed = operator.index(seed)  # a numpy integer overflowed the stream's hash
+        try:
+            whole = operator.index(seed)  # a numpy integer overflowed the stream's hash
+        except TypeError:
+            whole = None
+        if whole is None or isinstance(seed, bool):
+            raise ValueError(f"seed={seed!r}: a seed is a whole number")
+        self._seed = whole
         self._steps = 0
         """Steps taken since ``reset``: with the seed, they seed the deals of the next step."""
         i64 = np.int64
@@ -710,6 +716,8 @@ class BatchCallBreak:
         self.rewards = np.zeros((n, PLAYERS), np.float32)
         self.done = np.zeros(n, np.bool_)
         self._legal = np.zeros(n, i64)
+        self._dealt = False
+        """Whether ``reset`` has dealt the tables (before it they hold no cards to play)."""
 
     @property
     def to_act(self) -> Array:
@@ -752,6 +760,7 @@ class BatchCallBreak:
             s[0][:] = hands
         for i in range(self.n):
             k.encode(k_rules, s, i, self._layout, self._scores, self.obs, self.mask, self._legal)
+        self._dealt = True
         return self.obs, self.mask
 
     def step(self, actions: Array) -> tuple[Array, Array, Array, Array]:
@@ -760,6 +769,7 @@ class BatchCallBreak:
         The arrays are reused from step to step: copy what you keep.  An illegal action
         raises ValueError naming the table, and changes no table.
         """
+        self._check_dealt()
         given = np.asarray(actions)
         if given.shape != (self.n,):
             raise ValueError(f"give one action per table: shape ({self.n},), not {given.shape}")
@@ -802,10 +812,17 @@ class BatchCallBreak:
         """A uniformly random legal action for every table, one ``rng.random()`` draw per
         table in table order (compiled, like ``step``); written into ``out`` (int64
         ``[n]``) when given, else into a new array."""
+        self._check_dealt()
         if out is None:
             out = np.empty(self.n, np.int64)
         self._k.random_actions(rng, self._state, self._legal, self._layout, out)
         return out
+
+    def _check_dealt(self) -> None:
+        """Before the first ``reset`` the tables hold no cards: the kernels would play an
+        empty deal (and draw actions from an empty mask) without a word."""
+        if not self._dealt:
+            raise RuntimeError("the tables are not dealt yet: call reset() first")
 
 
 def _checked_dealers(dealers: Any, n: int) -> Array:

@@ -14,14 +14,15 @@ Snarples match the episode ends when the learner's seat goes out of the game.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, SupportsIndex
 
 import gymnasium
 import numpy as np
 
 from callbreak.bots import Bot, make_bot
-from callbreak.env.aec import CallBreakEnv, ObsDict, render_text
+from callbreak.env.aec import CallBreakEnv, ObsDict, checked_seed, render_text
 from callbreak.rules import Rules
 
 
@@ -44,9 +45,9 @@ class SingleSeat(gymnasium.Env[ObsDict, np.int64]):
         preset: str | None = None,
         *,
         opponents: str | Sequence[str] = "heuristic",
-        seat: int = 0,
+        seat: SupportsIndex = 0,
         rules: Rules | None = None,
-        players: int | None = None,
+        players: SupportsIndex | None = None,
         reward: str = "deal",
         illegal: str = "penalty",
         illegal_penalty: float = -1.0,
@@ -60,16 +61,20 @@ class SingleSeat(gymnasium.Env[ObsDict, np.int64]):
             preset, rules=rules, players=players, reward=reward, render_mode=render_mode
         )
         n = self.aec.rules.players
-        if not 0 <= seat < n:
-            raise ValueError(f"seat must be from 0 to {n - 1}, not {seat}")
-        others = [s for s in range(n) if s != seat]
+        try:
+            index = operator.index(seat)  # an int or a numpy integer; not 1.0, not "1"
+        except TypeError:
+            index = -1
+        if isinstance(seat, bool) or not 0 <= index < n:
+            raise ValueError(f"seat must be from 0 to {n - 1}, not {seat!r}")
+        others = [s for s in range(n) if s != index]
         specs = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
         if len(specs) != len(others):
             raise ValueError(f"give one opponent spec, or {len(others)} (one per other seat)")
         for spec in specs:
             make_bot(spec)  # an unknown name fails here, not at the first reset
-        self.seat = seat
-        self.agent = self.aec.possible_agents[seat]
+        self.seat = index
+        self.agent = self.aec.possible_agents[index]
         self.specs = dict(zip(others, specs, strict=True))
         self.bots: dict[int, Bot] = {}
         self.render_mode = render_mode
@@ -77,9 +82,10 @@ class SingleSeat(gymnasium.Env[ObsDict, np.int64]):
         self.action_space = self.aec.action_space(self.agent)
 
     def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+        self, *, seed: SupportsIndex | None = None, options: dict[str, Any] | None = None
     ) -> tuple[ObsDict, dict[str, Any]]:
-        super().reset(seed=seed)
+        # Gymnasium's own seeding refuses a numpy integer, and takes True as 1.
+        super().reset(seed=None if seed is None else checked_seed(seed))
         rng = self.np_random
         while True:
             self.aec.reset(seed=int(rng.integers(2**62)), options=options)
@@ -94,6 +100,8 @@ class SingleSeat(gymnasium.Env[ObsDict, np.int64]):
 
     def step(self, action: np.int64 | int) -> tuple[ObsDict, float, bool, bool, dict[str, Any]]:
         aec = self.aec
+        if aec.deal is None:
+            raise RuntimeError("there is no episode to act in: call reset() first")
         if self._over():
             raise RuntimeError("the episode is over: call reset()")
         if aec.agent_selection != self.agent:
