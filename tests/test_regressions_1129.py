@@ -185,3 +185,21 @@ def test_donuts_decision_to_play_names_the_deal_not_a_card() -> None:
     text = plain_text(Match(Rules.preset("donut"), seed=2), [])
     assert re.search(r"\) plays this deal$", text, re.MULTILINE), text
     assert not re.search(r"\) plays$", text, re.MULTILINE), text
+
+
+def test_replay_names_the_winner_as_the_record_names_the_seat(tmp_path: Path) -> None:
+    """``replay`` said "winner seat(s) 1", a 0-based number where every face counts seats by
+    name: the winner is now named, with its seat number as the record counts seats."""
+    from typer.testing import CliRunner
+
+    from callbreak.cli.main import app
+
+    out = tmp_path / "game.json"
+    runner = CliRunner()
+    made = runner.invoke(
+        app, ["selfplay", "--games", "1", "--bot", "heuristic", "--seed", "1", "--out", str(out)]
+    )
+    assert made.exit_code == 0, made.output
+    shown = runner.invoke(app, ["replay", str(out)])
+    assert shown.exit_code == 0, shown.output
+    assert re.search(r"won by \w+ \(seat \d\)$", shown.output.strip()), shown.output

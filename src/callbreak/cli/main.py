@@ -5,10 +5,10 @@ from __future__ import annotations
 import inspect
 import os
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial, wraps
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, ParamSpec
+from typing import TYPE_CHECKING, Annotated, Any, ParamSpec
 
 import typer
 from rich import box
@@ -346,11 +346,10 @@ def replay(
             if not quiet:
                 totals = ", ".join(str(t) for t in report.totals)
                 state = "complete" if report.complete else "unfinished"
-                winners = ", ".join(str(w) for w in report.winners) or "-"
                 typer.echo(
                     f"{where}: OK — {report.match.rules.name}, "
                     f"{report.deals} deal{'' if report.deals == 1 else 's'}, {state}, "
-                    f"totals [{totals}], winner seat(s) {winners}"
+                    f"totals [{totals}], won by {_winners(record, report.winners)}"
                 )
             if check is not None and not quiet:
                 typer.echo(
@@ -948,6 +947,19 @@ def _one_line_paragraphs(text: str) -> str:
 
 for _command in app.registered_commands:
     _command.help = _one_line_paragraphs(_command.help or inspect.getdoc(_command.callback) or "")
+
+
+def _winners(record: dict[str, Any], winners: Sequence[int]) -> str:
+    """The winners by the names the record gives its seats, each with its seat number as the
+    record counts seats (from 0): "Asha (seat 0)"; "-" for a match not yet won."""
+    seats = record.get("seats") or []
+    named = [
+        f"{seats[w]['name']} (seat {w})"
+        if w < len(seats) and isinstance(seats[w], dict) and seats[w].get("name")
+        else f"seat {w}"
+        for w in winners
+    ]
+    return ", ".join(named) or "-"
 
 
 def run() -> None:
