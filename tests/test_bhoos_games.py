@@ -258,6 +258,18 @@ def test_import_a_clean_log(local_log: dict[str, Any], tmp_path: Path) -> None:
     assert read_records(out)[0]["seats"][0]["name"] == "P0"
 
 
+def test_import_into_a_folder_that_is_not_there_says_so(
+    local_log: dict[str, Any], tmp_path: Path
+) -> None:
+    """It ended in a FileNotFoundError traceback after every check had passed."""
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(local_log))
+    out = tmp_path / "no-such-folder" / "record.json"
+    done = runner.invoke(app, ["import-bhoos", str(path), "-o", str(out)])
+    assert done.exit_code == 2, done.output
+    assert "cannot write the record" in done.output and "Traceback" not in done.output
+
+
 def test_import_reports_a_play_against_the_rules(local_log: dict[str, Any]) -> None:
     log = copy.deepcopy(local_log)
     round_ = log["rounds"][1]

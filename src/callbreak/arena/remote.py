@@ -50,6 +50,8 @@ DEFAULT_BUDGET_MS = 1500
 DEFAULT_GRACE_MS = 200
 DEFAULT_WAIT_S = 5.0
 _OPTIONS = {"budget_ms", "grace_ms", "wait_s"}
+_MIN_TIMEOUT_MS = 1.0
+"""The shortest HTTP timeout a request is given (budget spent and ``grace_ms=0``)."""
 
 
 _PROTOCOL_RULES = "callbreak-bhoos"
@@ -267,7 +269,10 @@ class RemoteBot:
     def _post(self, path: str, body: dict[str, Any], observation: Observation) -> Any:
         import httpx
 
-        timeout = (max(self.left_ms, 0.0) + self.grace_ms) / 1000
+        # At least a millisecond: httpx takes a timeout of 0 as a non-blocking socket, whose
+        # connect or read fails at once (ConnectError, ReadError) and would be reported as a
+        # bot that is down or answered nothing usable, not as the timeout it is.
+        timeout = max(max(self.left_ms, 0.0) + self.grace_ms, _MIN_TIMEOUT_MS) / 1000
         started = time.perf_counter()
         try:
             response = _client(self.url).post(path, json=body, timeout=timeout)
@@ -285,6 +290,13 @@ class RemoteBot:
             self._spent(started)
             raise SeatFault("unusable", f"{path} failed: {type(error).__name__}: {error}") from None
         self._spent(started)
+        if self.last_ms > timeout * 1000:
+            # httpx times each connect, write and read on its own: an answer sent in pieces
+            # can come whole long after the round's time, and is as late as one never sent.
+            raise SeatFault(
+                "timeout",
+                f"{path} answered after {self.last_ms:.0f} ms, not within {timeout * 1000:.0f} ms",
+            )
         self.fell_back = response.headers.get("X-Fallback")
         if response.status_code != 200:
             raise SeatFault(

@@ -882,7 +882,8 @@ def import_bhoos(
 
     Exit status: 0 when every play keeps the rules and every logged score is the
     rules' score, 1 when something does not (the record is still written, up to
-    the first play the rules refuse), 2 when the log cannot be read.
+    the first play the rules refuse), 2 when the log cannot be read or the record cannot
+    be written.
     """
     from callbreak.record import RecordError, write_record
     from callbreak.record import replay as replay_record
@@ -920,7 +921,11 @@ def import_bhoos(
     if result.record is None:
         typer.secho("no record written: not even the first round could be recorded", fg="red")
         raise typer.Exit(1)
-    write_record(out, result.record)
+    try:
+        write_record(out, result.record)
+    except OSError as error:  # a folder that does not exist, or one not ours to write
+        typer.secho(f"{out}: cannot write the record: {error.strerror or error}", fg="red")
+        raise typer.Exit(2) from None
     report = replay_record(result.record)
     state = "complete" if report.complete else "stops early"
     typer.echo(
