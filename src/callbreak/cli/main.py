@@ -720,7 +720,7 @@ def _print_arena(console: Console, summary: ArenaSummary) -> None:
         )
         + "Rating: openskill "
         "Plackett–Luce μ±σ. Fallbacks: decisions a bot answered with a stand-in's move (the "
-        "expert out of time). Misdeals: misdeals claimed."
+        "expert out of time, or a served bot's heuristic answer). Misdeals: misdeals claimed."
     )
     for example in run.illegal_examples:  # each labelled with its kind: "timeout: deal 3, ..."
         kind, _, what = example.partition(": ")
