@@ -19,7 +19,6 @@ and give a neutral value in a game without it.
 from __future__ import annotations
 
 import functools
-import numbers
 import operator
 import random
 from collections.abc import Callable, Sequence
@@ -47,6 +46,7 @@ from callbreak.engine.phases import (
     Settlement,
     TrumpChoice,
     UpcardRank,
+    whole_number,
 )
 from callbreak.engine.tricks import PlayRules, beats, explain_illegal, legal_mask
 from callbreak.games import Dealing, Game
@@ -73,10 +73,9 @@ def check_seed(seed: object, what: str = "seed") -> int:
     would deal a match whose record no other reader can take (or ``True`` would read as 1).
     A numpy integer is a whole number too, and comes back as a plain one.
     """
-    if isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
-        value = operator.index(seed)
-        if 0 <= value <= MAX_SEED:
-            return value
+    value = whole_number(seed)
+    if value is not None and 0 <= value <= MAX_SEED:
+        return value
     raise ValueError(f"{what} must be a whole number from 0 to 2**63 - 1, not {seed!r}")
 
 

@@ -22,6 +22,7 @@ phases work on ``DealState``, the deal as they may use it, never import ``Deal``
 from __future__ import annotations
 
 import numbers
+import operator
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -600,17 +601,23 @@ def take_call(deal: DealState, phase: str, seat: int, said: Action, call: int) -
     return True
 
 
+def whole_number(value: object) -> int | None:
+    """``value`` as a plain int if it is a whole number: an int or an integer of numpy's, as a
+    learner's policy or an env's caller gives (a bool is no number here); else None."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return operator.index(value)
+    return None
+
+
 def number_of(action: Action) -> int | None:
-    """An int from an integer (a numpy one too, as a learner's policy gives) or a string of
-    digits; None for anything else (bools too).
+    """An int from an integer (``whole_number``) or a string of digits; None for anything
+    else (bools too).
 
     Decimal digits only: ``"²"`` is a digit to ``str.isdigit`` but not a number to ``int``.
     """
     if isinstance(action, str) and action.strip().isdecimal():
         return int(action)
-    if isinstance(action, numbers.Integral) and not isinstance(action, bool):
-        return int(action)
-    return None
+    return whole_number(action)
 
 
 IN, OUT = "in", "out"

@@ -31,7 +31,6 @@ selected once for PettingZoo's dead step (``step(None)``) and leaves ``agents``.
 
 from __future__ import annotations
 
-import operator
 import random
 from typing import Any, SupportsIndex
 
@@ -43,6 +42,7 @@ from callbreak.bots.encoding import Encoder, Mask, Vector
 from callbreak.engine import Action, Deal, Match, Observation, observe_public
 from callbreak.engine.games import Context
 from callbreak.engine.match import opening_context, scheduled_size
+from callbreak.engine.phases import whole_number
 from callbreak.env.batch import LIVE, KernelTable, compiled_kernels
 from callbreak.rules import Rules
 
@@ -104,7 +104,7 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
             )
         rules = rules if rules is not None else Rules.preset(preset or "callbreak")
         if players is not None:
-            count = _whole_number(players)  # a numpy integer counts the seats as an int does
+            count = whole_number(players)  # a numpy integer counts the seats as an int does
             if count is None:
                 raise ValueError(f"players={players!r}: the seat count is a whole number")
             if count != rules.players:
@@ -264,11 +264,8 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
         if dealer is None:
             return None
         n = self.rules.players
-        try:
-            seat = operator.index(dealer)  # an int or a numpy integer
-        except TypeError:
-            seat = -1
-        if isinstance(dealer, bool) or not 0 <= seat < n:
+        seat = whole_number(dealer)  # an int or a numpy integer
+        if seat is None or not 0 <= seat < n:
             raise ValueError(f"dealer={dealer!r}: the dealer is a seat from 0 to {n - 1}")
         return seat
 
@@ -283,7 +280,7 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
         schedule = rules.shape.schedule
         if schedule is None:
             if "deal" in options:
-                number = _whole_number(options["deal"])
+                number = whole_number(options["deal"])
                 if number != 0:
                     raise ValueError(
                         f"deal={options['deal']!r}: {rules.title}'s deals are all alike; only "
@@ -293,7 +290,7 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
             return None, None
         deals = len(schedule(rules))
         given = options.get("deal", 0 if known else rng.randrange(deals))
-        number = _whole_number(given)
+        number = whole_number(given)
         if number is None or not 0 <= number < deals:
             raise ValueError(f"deal={given!r}: a deal of the schedule, from 0 to {deals - 1}")
         return opening_context(rules, number), scheduled_size(rules, number)
@@ -495,18 +492,7 @@ def env(preset: str | None = None, **kwargs: Any) -> CallBreakEnv:
 def checked_seed(seed: Any) -> int:
     """A seed as given to ``reset``: a whole number from 0 up, a Python int or a numpy
     integer (not a bool), else a ValueError saying so."""
-    value = _whole_number(seed)
+    value = whole_number(seed)
     if value is None or value < 0:
         raise ValueError(f"seed={seed!r}: a seed is a whole number, 0 or more (or None)")
     return value
-
-
-def _whole_number(value: Any) -> int | None:
-    """A whole number as given (a deal's number, a seat count, a seed): an int or a numpy
-    integer (not a bool), else None."""
-    if isinstance(value, bool):
-        return None
-    try:
-        return operator.index(value)
-    except TypeError:
-        return None

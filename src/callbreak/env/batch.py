@@ -41,7 +41,6 @@ proves it is the very vector the ``Observation`` gives.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, SupportsIndex
@@ -54,7 +53,7 @@ from callbreak.cards import FULL_DECK, RANK_COUNT, RANKS, SUIT_MASKS, hand_names
 from callbreak.engine import tricks
 from callbreak.engine.deal import play_rules
 from callbreak.engine.kernel import score_table
-from callbreak.engine.phases import Call
+from callbreak.engine.phases import Call, whole_number
 from callbreak.rules import Rules
 
 PLAYERS = 4
@@ -669,11 +668,8 @@ class BatchCallBreak:
             raise ValueError(f"the batch env plays the four-seat call games, not {rules.name}")
         if rules.declare_voids:
             raise ValueError("the batch env has no yes/no actions: declare_voids must be off")
-        try:
-            tables = operator.index(n)  # an int or a numpy integer; not 2.5, not "4"
-        except TypeError:
-            tables = 0
-        if isinstance(n, bool) or tables < 1:
+        tables = whole_number(n)  # an int or a numpy integer; not 2.5, not "4"
+        if tables is None or tables < 1:
             raise ValueError(
                 f"n is how many tables to play at once: a whole number, 1 or more, not {n!r}"
             )
@@ -686,11 +682,8 @@ class BatchCallBreak:
         self._scores = score_table(rules)
         self._redeal = _redeal_of(rules)
         self._layout = layout_of(rules, self.encoder)
-        try:
-            whole = operator.index(seed)  # a numpy integer overflowed the stream's hash
-        except TypeError:
-            whole = None
-        if whole is None or isinstance(seed, bool):
+        whole = whole_number(seed)  # a plain int: a numpy one overflowed the stream's hash
+        if whole is None:
             raise ValueError(f"seed={seed!r}: a seed is a whole number")
         self._seed = whole
         self._steps = 0

@@ -14,7 +14,6 @@ Snarples match the episode ends when the learner's seat goes out of the game.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Sequence
 from typing import Any, SupportsIndex
 
@@ -22,6 +21,7 @@ import gymnasium
 import numpy as np
 
 from callbreak.bots import Bot, make_bot
+from callbreak.engine.phases import whole_number
 from callbreak.env.aec import CallBreakEnv, ObsDict, checked_seed, render_text
 from callbreak.rules import Rules
 
@@ -61,11 +61,8 @@ class SingleSeat(gymnasium.Env[ObsDict, np.int64]):
             preset, rules=rules, players=players, reward=reward, render_mode=render_mode
         )
         n = self.aec.rules.players
-        try:
-            index = operator.index(seat)  # an int or a numpy integer; not 1.0, not "1"
-        except TypeError:
-            index = -1
-        if isinstance(seat, bool) or not 0 <= index < n:
+        index = whole_number(seat)  # an int or a numpy integer; not 1.0, not "1", not True
+        if index is None or not 0 <= index < n:
             raise ValueError(f"seat must be from 0 to {n - 1}, not {seat!r}")
         others = [s for s in range(n) if s != index]
         specs = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
