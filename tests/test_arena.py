@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+from rich.console import Console
 from typer.testing import CliRunner
 
 from callbreak import Rules
@@ -32,10 +33,11 @@ from callbreak.arena.play import (
     entry_at,
     seat_of,
 )
+from callbreak.arena.report import render_html
 from callbreak.arena.stats import mean, mean_ci, percentile, sample_sd, t_quantile
 from callbreak.bots import base
 from callbreak.cards import CARD_NAMES, hand_names
-from callbreak.cli.main import app
+from callbreak.cli.main import _print_arena, app
 from callbreak.engine import Action, Deal, Observation
 from callbreak.record import read_records, replay
 
@@ -404,6 +406,39 @@ def test_arena_tables_and_bad_seats() -> None:
     assert "heuristic" in result.output and "Points/deal" in result.output
     wrong = runner.invoke(app, [*args, "--deals", "2"], env={"COLUMNS": "200"})
     assert wrong.exit_code == 2 and "exactly 4 seats" in wrong.output
+
+
+REMOTE = ("http://127.0.0.1:8001", "http://127.0.0.1:8002", "random", "random")
+
+
+@pytest.mark.parametrize("width", [60, 72])
+def test_two_remote_seats_keep_distinct_names_in_narrow_tables(width: int) -> None:
+    """Rich cut ``http://127.0.0.1:8001`` and ``...:8002`` at their end to one name,
+    ``http://127.0.0.1:…``; each table now cuts them in the middle, keeping the ports."""
+    config = ArenaConfig(CALLBREAK, REMOTE, deals=1, seed=0)
+    games = [_game(r, (3, 4, 31), (2, 1, -20)) for r in range(4)]
+    sets = [DealSetResult(DealSet(0, 0, (0, 0, 0, 0), 0), games)]
+    run = ArenaRun(config, sets, [[1.0], [2.0], [3.0], [4.0]], [0] * 4, [], 1, "inline", 0.0)
+    console = Console(record=True, width=width, color_system=None)
+    _print_arena(console, summarize(run))
+    text = console.export_text()
+    assert "127.0.0.1:…" not in text
+    first = [line.split()[0] for line in text.splitlines() if line.startswith(" h")]
+    assert len(first) == 4  # the arena and decisions tables, one row per remote seat each
+    assert first[0] != first[1] and first[2] != first[3], first
+    assert [name[-3:] for name in first] == ["001", "002"] * 2, first  # the ports kept
+    heading = next(line for line in text.splitlines() if line.lstrip().startswith("Call "))
+    assert len(set(heading.split()[1:3])) == 2, heading  # the calibration's columns
+
+
+def test_the_report_writes_options_as_the_rule_book_does() -> None:
+    """The report's page showed a changed option as Python's ``must_overtake=False``."""
+    config = ArenaConfig(CALLBREAK.replace(must_overtake=False), LINEUP, deals=1, seed=0)
+    games = [_game(r, (3, 4, 31), (2, 1, -20)) for r in range(4)]
+    sets = [DealSetResult(DealSet(0, 0, (0, 0, 0, 0), 0), games)]
+    run = ArenaRun(config, sets, [[1.0], [2.0], [], []], [0] * 4, [], 1, "inline", 0.0)
+    page = render_html(summarize(run))
+    assert "must_overtake=off" in page and "False" not in page
 
 
 def test_arena_report_writes_page_plots_and_records(tmp_path: Path) -> None:

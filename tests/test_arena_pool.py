@@ -7,6 +7,7 @@ import json
 from collections import Counter
 
 import pytest
+from rich.console import Console
 from typer.testing import CliRunner
 
 from callbreak import Rules
@@ -24,6 +25,7 @@ from callbreak.arena.stats import mean
 from callbreak.bots import available_bots, base
 from callbreak.bots.heuristic import HeuristicBot
 from callbreak.cli.main import app
+from callbreak.cli.pool import print_pool
 from callbreak.engine import Action, Observation
 
 runner = CliRunner()
@@ -197,6 +199,26 @@ def test_arena_pool_prints_each_mix_and_the_worst() -> None:
         assert mix in result.output
     assert "Worst mix (*)" in result.output
     assert "Edge over each member" in result.output
+
+
+def test_remote_members_keep_distinct_names_in_narrow_tables() -> None:
+    """Two remote seats, ``http://127.0.0.1:8001`` and ``...:8002``, once both read
+    ``http://127.0.0.1:…`` in a table too wide for the terminal; now the cut keeps the ports."""
+    config = PoolConfig(CALLBREAK, "heuristic", ("random", "ducker"), 1, 2, mode="uniform")
+    result = run_pool(config, workers=1)
+    remote = {"random": "http://127.0.0.1:8001", "ducker": "http://127.0.0.1:8002"}
+    for mix in result.mixes:
+        mix.mix = tuple(remote[spec] for spec in mix.mix)
+    result.members = {remote[spec]: edge for spec, edge in result.members.items()}
+    console = Console(record=True, width=60, color_system=None)
+    print_pool(console, result)
+    text = console.export_text()
+    assert "127.0.0.1:…" not in text
+    rows = [
+        line.split()[0] for line in text.splitlines() if line.lstrip().startswith(("3×", "http"))
+    ]
+    assert len(rows) == 4, text  # two mixes, two members, a line each
+    assert rows[0] != rows[1] and rows[2] != rows[3], rows
 
 
 def test_arena_pool_json() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,9 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
+from callbreak.cli.main import app
 from callbreak.engine.deal import Deal
 from callbreak.engine.match import Match
 from callbreak.points import Points
@@ -381,7 +384,7 @@ def test_pretty_json_keeps_hands_and_tricks_on_one_line(
     ("content", "message"),
     [
         ('{"rules": {}}', 'no "format" field'),
-        ('{"format": "callbreak-record/9"}', "unsupported format 'callbreak-record/9'"),
+        ('{"format": "callbreak-record/9"}', 'unsupported format "callbreak-record/9"'),
         ("[1, 2]", "record 1: a record is a JSON object"),
         ("{not json", "not valid JSON"),
         ("", "the file is empty"),
@@ -400,7 +403,7 @@ def test_reading_a_file_that_is_not_a_record_is_a_clear_error(
 def test_json_lines_error_names_the_line(callbreak_record: Record, tmp_path: Path) -> None:
     path = tmp_path / "many.jsonl"
     path.write_text(dumps(callbreak_record) + "\n\n" + '{"format": "other"}\n', encoding="utf-8")
-    with pytest.raises(RecordError, match=r"many\.jsonl, line 3: unsupported format 'other'"):
+    with pytest.raises(RecordError, match=r'many\.jsonl, line 3: unsupported format "other"'):
         read_records(path)
     with pytest.raises(RecordError, match='no "format" field'):
         replay({"deals": []})
@@ -603,7 +606,7 @@ def test_a_wrong_void_reason_or_missing_void_is_caught() -> None:
     )
     index = next(i for i, d in enumerate(record["deals"]) if d["void"])
     bad = tampered(record, lambda r: r["deals"][index].__setitem__("void", "bored"))
-    assert replay_error(bad).startswith(f"{labels(bad)[index]}: the void reason is 'bored'")
+    assert replay_error(bad).startswith(f'{labels(bad)[index]}: the void reason is "bored"')
     bad = tampered(record, lambda r: r["deals"][index].__setitem__("void", None))
     assert "the rules throw it in" in replay_error(bad)
 
@@ -661,6 +664,40 @@ def test_extra_or_missing_play_is_caught(callbreak_record: Record) -> None:
 def test_bad_rules_are_caught(callbreak_record: Record) -> None:
     record = tampered(callbreak_record, lambda r: r["rules"].__setitem__("must_trump", "maybe"))
     assert replay_error(record).startswith("rules: must_trump='maybe' is not allowed")
+
+
+def test_a_true_in_a_record_is_shown_as_the_record_spells_it(callbreak_record: Record) -> None:
+    """A record's ``"players": true`` was echoed as Python's ``players=True``, and a ``false``
+    dealer as ``False``: the replay spells them as the record (and the rule book) does."""
+    record = tampered(callbreak_record, lambda r: r["rules"].__setitem__("players", True))
+    assert replay_error(record) == "rules: players=true is not allowed: Call Break is played by 4"
+    record = tampered(callbreak_record, lambda r: r["deals"][0].__setitem__("dealer", False))
+    assert replay_error(record) == "deal 1: the dealer must be a whole number, not false"
+
+
+@pytest.mark.parametrize("preset", ["spades", "oh-hell", "judgement"])
+def test_a_bidding_games_replay_says_bid(preset: str, tmp_path: Path) -> None:
+    """Spades, Oh Hell and Judgement seats bid: ``callbreak replay`` says so in the game's own
+    words (its ``Contract``), as every face does, never "call", "calls" or "called"."""
+    record = match_record(played(preset, 3, max_actions=8))
+    deal, label = record["deals"][0], labels(record)[0]
+    first, second = deal["actions"][:2]
+    assert first["phase"] == second["phase"] == "call"
+    seat = first["seat"]
+    changed = tampered(record, lambda r: r["deals"][0]["calls"].__setitem__(seat, 99))
+    assert replay_error(changed) == (
+        f"{label}, seat {seat}: the bid is 99 in the record, the play gives {deal['calls'][seat]}"
+    )
+    skipped = tampered(record, lambda r: r["deals"][0]["actions"].pop(0))
+    assert replay_error(skipped) == (
+        f"{label}, seat {second['seat']}: a bid of {second['action']} is recorded, but seat "
+        f"{seat} is to bid"
+    )
+    path = tmp_path / "record.json"
+    write_record(path, skipped)
+    result = CliRunner().invoke(app, ["replay", str(path)])
+    assert result.exit_code == 1 and "is to bid" in result.output, result.output
+    assert not re.search(r"\bcall(s|ed)?\b", result.output), result.output
 
 
 def test_a_rules_change_shows_as_a_wrong_card_or_score(callbreak_record: Record) -> None:

@@ -89,7 +89,7 @@ def tampered(record: dict[str, Any], change: str) -> dict[str, Any]:
         ("contribution", "seed: the match seed is"),
         ("match seed", "seed: the match seed is"),
         ("hand", "deal 1, seat 0: the hand"),
-        ("deal seed", "deal 1 (redeal 1): the shuffle seed is None in the record, but"),
+        ("deal seed", "deal 1 (redeal 1): the shuffle seed is null in the record, but"),
     ],
 )
 def test_a_tampered_record_fails_naming_what(

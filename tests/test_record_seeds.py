@@ -107,20 +107,34 @@ def test_a_given_layout_without_a_seed_still_replays() -> None:
     assert replay(record).complete
 
 
-@pytest.mark.parametrize("seed", [2**63, 2**70, -1, 1.5, True, "7"])
-def test_a_match_seed_outside_63_bits_is_refused(finished: Record, seed: Any) -> None:
+@pytest.mark.parametrize(
+    ("seed", "spelt"),
+    [
+        (2**63, str(2**63)),
+        (2**70, str(2**70)),
+        (-1, "-1"),
+        (1.5, "1.5"),
+        (True, "true"),
+        ("7", '"7"'),
+    ],
+)
+def test_a_match_seed_outside_63_bits_is_refused(finished: Record, seed: Any, spelt: str) -> None:
+    """The refused seed is spelt as the record spells it (``true``, ``"7"``), not as Python
+    does (``True``, ``'7'``)."""
     record = {**finished, "seed": seed}
     assert error_of(record) == (
-        f"seed: the match seed must be a whole number from 0 to 2**63 - 1, not {seed!r}"
+        f"seed: the match seed must be a whole number from 0 to 2**63 - 1, not {spelt}"
     )
 
 
-@pytest.mark.parametrize("seed", [2**63, -1, 1.5, True])
-def test_a_deal_seed_outside_63_bits_is_refused(finished: Record, seed: Any) -> None:
+@pytest.mark.parametrize(
+    ("seed", "spelt"), [(2**63, str(2**63)), (-1, "-1"), (1.5, "1.5"), (True, "true")]
+)
+def test_a_deal_seed_outside_63_bits_is_refused(finished: Record, seed: Any, spelt: str) -> None:
     record = copy.deepcopy(finished)
     record["deals"][0]["seed"] = seed
     assert error_of(record) == (
-        f"deal 1: the shuffle seed must be a whole number from 0 to 2**63 - 1, not {seed!r}"
+        f"deal 1: the shuffle seed must be a whole number from 0 to 2**63 - 1, not {spelt}"
     )
 
 

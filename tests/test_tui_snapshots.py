@@ -154,3 +154,16 @@ def test_every_game_s_main_screens(
 
     run_app(Session.start(rules, "heuristic", seed=seed), scenario, size=size)
     assert "result" in seen
+
+
+def test_the_help_writes_changed_options_as_a_person_types_them() -> None:
+    """A changed on/off option reads ``=on``/``=off`` as it is typed, never Python's True."""
+    rules = Rules.preset("callbreak").replace(must_overtake=False)
+
+    async def scenario(pilot: Pilot[None], app: CallBreakApp) -> None:
+        await my_turn(pilot, app)
+        await pilot.press("question_mark")
+        text = screen_text(app)
+        assert "must_overtake=off" in text and "False" not in text
+
+    run_app(make_session(3, rules=rules), scenario, size=(120, 40))

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
 from string import Formatter
 from typing import Any
@@ -40,6 +40,7 @@ from callbreak.engine.deal import misdeal_reason
 from callbreak.engine.tricks import trick_winner_offset
 from callbreak.engine.words import (
     CARD,
+    CONTRACT_PHASE,
     LEGAL,
     NUMBER,
     PHASE_WORDS,
@@ -391,12 +392,6 @@ PHASES: dict[str, PhaseFace] = {name: PhaseFace(said) for name, said in PHASE_WO
 """Every phase of the family, as every face shows it."""
 
 
-CONTRACT_PHASE = "call"
-"""The phase whose words name a seat's contract; a game words it as its ``Contract`` says."""
-_WORDED = ("verb", "step", "question", "told", "waiting", "keys", "keys_hint", "click_hint")
-"""The fields of a phase's words that people read (its name and answers are no words)."""
-
-
 def phase_face(phase: str, game: str | None = None) -> PhaseFace:
     """The description of ``phase`` in the words of ``game`` (a Spades seat bids where a Call
     Break seat calls; None: the family's own words); an unknown phase answers by its legal
@@ -409,20 +404,7 @@ def phase_face(phase: str, game: str | None = None) -> PhaseFace:
 @cache
 def _contract_phase(contract: Contract) -> PhaseFace:
     """The call phase in ``contract``'s words: Call Break's own, or Spades' "bid"."""
-    said = PHASE_WORDS[CONTRACT_PHASE]
-    changes: dict[str, Any] = {name: _reworded(getattr(said, name), contract) for name in _WORDED}
-    changes["words"] = tuple(
-        replace(word, label=contract.reword(word.label), told=_reworded(word.told, contract))
-        for word in said.words
-    )
-    return PhaseFace(replace(said, **changes))
-
-
-def _reworded(text: Any, contract: Contract) -> Any:
-    """A phase's text, or a tuple of them (its told lines, its keys), in ``contract``'s words."""
-    if isinstance(text, str):
-        return contract.reword(text)
-    return tuple(_reworded(part, contract) for part in text)
+    return PhaseFace(phase_words(CONTRACT_PHASE, contract))
 
 
 # ------------------------------------------------------------------------ games

@@ -402,6 +402,19 @@ def option_text(value: Any) -> str:
     return "none" if value is None else str(value)
 
 
+def _given_text(value: Any) -> str:
+    """A refused option value as its giver wrote it, in the rule book's syntax: ``true`` or
+    ``false`` (a game record's ``"players": true``), ``none``, never Python's ``True``; any
+    other value as Python shows it, so that a text shows where it ends (``'maybe'``, ``' 5'``).
+
+    >>> _given_text(True), _given_text(None), _given_text("maybe"), _given_text(5)
+    ('true', 'none', "'maybe'", '5')
+    """
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "none" if value is None else repr(value)
+
+
 @dataclass(frozen=True)
 class Rules:
     """The rules of one game: a preset name, the game it plays, and every option's value.
@@ -472,7 +485,8 @@ class Rules:
                 why = str(error)
                 if option.name == "players":
                     why = self._seats_text(shape)  # the game's range, not every game's
-                raise ValueError(f"{option.name}={value!r} is not allowed: {why}") from None
+                shown = _given_text(value)
+                raise ValueError(f"{option.name}={shown} is not allowed: {why}") from None
             if checked != value or type(checked) is not type(value):
                 object.__setattr__(self, option.name, checked)
         for name, value in game_facts(self.game).items():

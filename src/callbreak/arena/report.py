@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from callbreak.arena.figure import new_figure
 from callbreak.arena.summary import ArenaSummary, BotStats
+from callbreak.rules import option_text
 
 if TYPE_CHECKING:
     from callbreak.arena.value_lost import ValueLost
@@ -164,7 +165,8 @@ def render_html(summary: ArenaSummary, value_lost: ValueLost | None = None) -> s
     ``value_lost`` (``arena.value_lost``) adds its section after the calibration tables."""
     run = summary.run
     config = run.config
-    options = ", ".join(f"{k}={v}" for k, v in config.rules.changed().items()) or "preset values"
+    changed = config.rules.changed().items()  # as the rule book writes them: on, not True
+    options = ", ".join(f"{k}={option_text(v)}" for k, v in changed) or "preset values"
     plots = "\n".join(
         f'<figure><img src="{name}" alt="{html.escape(caption)}">'
         f"<figcaption>{html.escape(caption)}</figcaption></figure>"

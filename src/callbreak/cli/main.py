@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Annotated, Any, ParamSpec
 import typer
 from rich import box
 from rich.console import Console
-from rich.measure import Measurement
 from rich.padding import PaddingDimensions
 from rich.table import Table
 from rich.text import Text
@@ -21,7 +20,7 @@ from rich.text import Text
 from callbreak.bots import available_bots, make_bot, refusal
 from callbreak.bots.levels import LEVELS, level_spec
 from callbreak.cli.analyze import analyze
-from callbreak.cli.common import count, located, rules_from_flags, writable
+from callbreak.cli.common import count, fit_table, located, rules_from_flags, writable
 from callbreak.cli.pool import MIXES_HELP, POOL_HELP, arena_pool
 from callbreak.engine import Match
 from callbreak.faces import contract_words, seat_name
@@ -591,30 +590,22 @@ def _interval(interval: Interval, compact: bool) -> str:
     return mean if half is None else f"{mean}±{half:.{digits}f}"
 
 
-def _fit(console: Console, build: Callable[[int], Table], layouts: int) -> Table:
-    """The first layout of a table, widest first, that fits the console without squeezing a
-    column (rich would cut a value with "…"), else the narrowest: a table that fits as it
-    always was prints as it always did, and only a wider one (Spades' hundreds) gets tighter."""
-    natural = console.options.update_width(10_000)
-    for layout in range(layouts):
-        table = build(layout)
-        if Measurement.get(console, natural, table).maximum <= console.width:
-            break
-    return table
-
-
-def _arena_table(summary: ArenaSummary, unit: str, layout: int) -> Table:
-    """One row per bot (or side): points, edge, matches won, calls made, rating."""
+def _arena_table(summary: ArenaSummary, unit: str, layout: int, names: Sequence[str]) -> Table:
+    """One row per bot (or side), by ``names`` (cut short to fit: ``fit_table``): points,
+    edge, matches won, calls made, rating."""
     compact, padding = ARENA_LAYOUTS[layout]
     table = Table(
         title="Arena (± is a 95% interval over deal sets)", box=box.SIMPLE_HEAD, padding=padding
     )
     called = contract_words(summary.run.config.rules.game).word.capitalize()  # Spades: Bid
     for heading in (unit, "Points/deal", "Edge", "Won", "Made", f"{called}−won", "Rating"):
-        table.add_column(heading, justify="left" if heading == unit else "right")
-    for bot in summary.bots:
+        if heading == unit:  # names cut by fit_table; past its cut rich folds, never cuts
+            table.add_column(heading, overflow="fold")
+        else:
+            table.add_column(heading, justify="right")
+    for bot, name in zip(summary.bots, names, strict=True):
         table.add_row(
-            bot.spec,
+            name,
             _interval(bot.points, compact),
             "-" if bot.edge is None else _interval(bot.edge, compact),
             "-" if bot.match_share is None else f"{bot.match_share:.1%}",
@@ -625,8 +616,8 @@ def _arena_table(summary: ArenaSummary, unit: str, layout: int) -> Table:
     return table
 
 
-def _timing_table(summary: ArenaSummary, unit: str, layout: int) -> Table:
-    """Decision counts and times by bot (or side), in one of ``TIMING_PADDINGS``."""
+def _timing_table(summary: ArenaSummary, unit: str, layout: int, names: Sequence[str]) -> Table:
+    """Decision counts and times by bot (or side), by ``names``, in one of ``TIMING_PADDINGS``."""
     timing = Table(
         title="Decisions (times in ms)", box=box.SIMPLE_HEAD, padding=TIMING_PADDINGS[layout]
     )
@@ -642,13 +633,13 @@ def _timing_table(summary: ArenaSummary, unit: str, layout: int) -> Table:
         "Misdeals",
     ):
         if heading == unit:
-            timing.add_column(heading)
+            timing.add_column(heading, overflow="fold")
         else:  # headings whole, the bot spec cut short on a narrow terminal
             timing.add_column(heading, justify="right", min_width=len(heading))
-    for bot in summary.bots:
+    for bot, name in zip(summary.bots, names, strict=True):
         ms = bot.decision_ms or {}
         timing.add_row(
-            bot.spec,
+            name,
             str(bot.decisions),
             *(_milliseconds(ms[key]) if key in ms else "-" for key in ("p50", "p99", "max")),
             str(bot.illegal),
@@ -672,28 +663,13 @@ def _print_arena(console: Console, summary: ArenaSummary) -> None:
         f"{run.workers} worker(s) ({run.backend}), {run.wall_s:.1f} s"
     )
     unit = "Side" if summary.by_side else "Bot"
-    console.print(_fit(console, partial(_arena_table, summary, unit), len(ARENA_LAYOUTS)))
-    console.print(_fit(console, partial(_timing_table, summary, unit), len(TIMING_PADDINGS)))
+    names = [bot.spec for bot in summary.bots]
+    arena = partial(_arena_table, summary, unit)
+    console.print(fit_table(console, arena, len(ARENA_LAYOUTS), names))
+    timing = partial(_timing_table, summary, unit)
+    console.print(fit_table(console, timing, len(TIMING_PADDINGS), names))
+    console.print(fit_table(console, partial(_calibration_table, summary), 1, names))
     words = contract_words(config.rules.game)  # a Spades seat bids
-    calibration = Table(
-        title=words.reword(
-            "Calibration by call: games, made, mean won (tricks; Call Partner: card points)"
-        ),
-        box=box.SIMPLE_HEAD,
-    )
-    calibration.add_column(words.word.capitalize(), justify="right")
-    for bot in summary.bots:
-        calibration.add_column(bot.spec, justify="right")
-    by_bot = [{row.call: row for row in bot.calibration} for bot in summary.bots]
-    for call in sorted({call for rows in by_bot for call in rows}):
-        cells = []
-        for rows in by_bot:
-            row = rows.get(call)
-            cells.append(
-                "" if row is None else f"{row.count}  {row.made_rate:.0%}  {row.mean_tricks:.2f}"
-            )
-        calibration.add_row(str(call), *cells)
-    console.print(calibration)
     countdown = config.rules.shape.lowest_wins
     par = f"{summary.par:.0%}"
     console.print(
@@ -725,6 +701,30 @@ def _print_arena(console: Console, summary: ArenaSummary) -> None:
     for example in run.illegal_examples:  # each labelled with its kind: "timeout: deal 3, ..."
         kind, _, what = example.partition(": ")
         console.print(Text.assemble((f"{kind}: ", "red"), what))
+
+
+def _calibration_table(summary: ArenaSummary, layout: int, names: Sequence[str]) -> Table:
+    """By call, a column per bot (or side), headed by ``names``: games, made, mean won."""
+    words = contract_words(summary.run.config.rules.game)  # a Spades seat bids
+    calibration = Table(
+        title=words.reword(
+            "Calibration by call: games, made, mean won (tricks; Call Partner: card points)"
+        ),
+        box=box.SIMPLE_HEAD,
+    )
+    calibration.add_column(words.word.capitalize(), justify="right")
+    for name in names:
+        calibration.add_column(name, justify="right", overflow="fold")
+    by_bot = [{row.call: row for row in bot.calibration} for bot in summary.bots]
+    for call in sorted({call for rows in by_bot for call in rows}):
+        cells = []
+        for rows in by_bot:
+            row = rows.get(call)
+            cells.append(
+                "" if row is None else f"{row.count}  {row.made_rate:.0%}  {row.mean_tricks:.2f}"
+            )
+        calibration.add_row(str(call), *cells)
+    return calibration
 
 
 @app.command("rules")

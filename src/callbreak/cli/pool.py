@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Sequence
+from functools import partial
 
 import typer
 from rich import box
@@ -12,7 +14,7 @@ from rich.table import Table
 
 from callbreak.arena.pool import POOLS, PoolConfig, PoolResult, mix_mode, playable_pool
 from callbreak.arena.stats import Interval
-from callbreak.cli.common import count
+from callbreak.cli.common import count, fit_table
 from callbreak.faces import contract_words
 from callbreak.rules import Rules, option_text
 
@@ -100,6 +102,43 @@ def _edge(edge: Interval) -> str:
     return shown if edge.half_width is None else f"{shown}±{edge.half_width:.2f}"
 
 
+def _mix_table(result: PoolResult, called: str, layout: int, names: Sequence[str]) -> Table:
+    """One row per mix, by ``names`` (cut short to fit: ``fit_table``), the worst in red."""
+    table = Table(
+        title=f"{result.config.candidate} against each mix (± is a 95% interval over deal sets)",
+        box=box.SIMPLE_HEAD,
+    )
+    for heading in ("Mix", "Edge", "Points/deal", "Mix points", "Won", "Made", called):
+        if heading == "Mix":  # names cut by fit_table; past its cut rich folds, never cuts
+            table.add_column(heading, overflow="fold")
+        else:
+            table.add_column(heading, justify="right")
+    for mix, name in zip(result.mixes, names, strict=True):
+        table.add_row(
+            name,
+            _edge(mix.edge),
+            mix.points.text().replace(" ± ", "±"),
+            f"{mix.mix_points:.2f}",
+            "-" if mix.match_share is None else f"{mix.match_share:.0%}",
+            "-" if mix.made_rate is None else f"{mix.made_rate:.1%}",
+            "-" if mix.call_minus_won is None else f"{mix.call_minus_won:+.2f}",
+            style="bold red" if mix is result.worst else None,
+        )
+    return table
+
+
+def _member_table(result: PoolResult, layout: int, names: Sequence[str]) -> Table:
+    """The candidate's edge over each member of the pool, by ``names``."""
+    members = Table(title="Edge over each member", box=box.SIMPLE_HEAD)
+    members.add_column("Member", overflow="fold")
+    members.add_column("Edge", justify="right")
+    members.add_column("Mixes it sits in", justify="right")
+    for (spec, edge), name in zip(result.members.items(), names, strict=True):
+        sitting = sum(spec in mix.mix for mix in result.mixes)
+        members.add_row(name, _edge(edge), str(sitting))
+    return members
+
+
 def print_pool(console: Console, result: PoolResult) -> None:
     """One row per mix, the worst marked; then the edge over each member and over the pool."""
     config = result.config
@@ -115,34 +154,11 @@ def print_pool(console: Console, result: PoolResult) -> None:
         f"seed {config.seed}, {result.workers} worker(s) ({result.backend}), {result.wall_s:.1f} s"
     )
     worst = result.worst
-    table = Table(
-        title=f"{config.candidate} against each mix (± is a 95% interval over deal sets)",
-        box=box.SIMPLE_HEAD,
-    )
     words = contract_words(rules.game)  # a Spades seat bids
     called = f"{words.word.capitalize()}−won"
-    for heading in ("Mix", "Edge", "Points/deal", "Mix points", "Won", "Made", called):
-        table.add_column(heading, justify="left" if heading == "Mix" else "right")
-    for mix in result.mixes:
-        table.add_row(
-            mix_name(mix.mix) + (" *" if mix is worst else ""),
-            _edge(mix.edge),
-            mix.points.text().replace(" ± ", "±"),
-            f"{mix.mix_points:.2f}",
-            "-" if mix.match_share is None else f"{mix.match_share:.0%}",
-            "-" if mix.made_rate is None else f"{mix.made_rate:.1%}",
-            "-" if mix.call_minus_won is None else f"{mix.call_minus_won:+.2f}",
-            style="bold red" if mix is worst else None,
-        )
-    console.print(table)
-    members = Table(title="Edge over each member", box=box.SIMPLE_HEAD)
-    members.add_column("Member")
-    members.add_column("Edge", justify="right")
-    members.add_column("Mixes it sits in", justify="right")
-    for spec, edge in result.members.items():
-        sitting = sum(spec in mix.mix for mix in result.mixes)
-        members.add_row(spec, _edge(edge), str(sitting))
-    console.print(members)
+    mixes = [mix_name(mix.mix) + (" *" if mix is worst else "") for mix in result.mixes]
+    console.print(fit_table(console, partial(_mix_table, result, called), 1, mixes))
+    console.print(fit_table(console, partial(_member_table, result), 1, list(result.members)))
     made = "-" if result.made_rate is None else f"{result.made_rate:.1%}"
     over = "-" if result.call_minus_won is None else f"{result.call_minus_won:+.2f}"
     ms = result.decision_ms

@@ -66,17 +66,19 @@ MAX_SEED = 2**63 - 1
 them back exactly."""
 
 
-def check_seed(seed: object, what: str = "seed") -> int:
+def check_seed(seed: object, what: str = "seed", show: Callable[[Any], str] = repr) -> int:
     """``seed`` as a match or shuffle seed: a whole number from 0 to ``MAX_SEED``.
 
     ``random.Random`` takes anything hashable, so without this check -1, 2**70, 1.5 or True
     would deal a match whose record no other reader can take (or ``True`` would read as 1).
-    A numpy integer is a whole number too, and comes back as a plain one.
+    A numpy integer is a whole number too, and comes back as a plain one.  ``show`` spells
+    a refused seed as its giver wrote it: Python's ``True`` for a caller in Python, a
+    record's ``true`` for the replay.
     """
     value = whole_number(seed)
     if value is not None and 0 <= value <= MAX_SEED:
         return value
-    raise ValueError(f"{what} must be a whole number from 0 to 2**63 - 1, not {seed!r}")
+    raise ValueError(f"{what} must be a whole number from 0 to 2**63 - 1, not {show(seed)}")
 
 
 _Engine = tuple[PlayRules, Game, Deck, int, tuple[int, ...], tuple[type[Part], ...], Dealing]

@@ -8,19 +8,28 @@ sits beside the engine's phases, the lowest layer every one of those readers may
 import (the replay is below the faces).
 
 A new phase is one entry in ``PHASE_WORDS``; its place in that dict is the place
-of its keys in the help screen.  A question may name facts of the person's view
-in braces (``{calls}``, ``{reason}``): ``callbreak.faces.PROMPT_FACTS`` fills them.
+of its keys in the help screen.  The contract phase is written in Call Break's
+words; a game whose seats bid (its ``Contract``) reads it through
+``phase_words("call", contract)``, on every face and in the replay's messages.
+A question may name facts of the person's view in braces (``{calls}``,
+``{reason}``): ``callbreak.faces.PROMPT_FACTS`` fills them.
 
 >>> phase_words("auction").logged_action("pass"), phase_words("auction").logged_action(8)
 ('a pass', 'a bid of 8')
 >>> phase_words("shuffle").waiting, phase_words("shuffle").logged_action(3)
 ('', 'a shuffle decision (3)')
+>>> from callbreak.games import BID
+>>> phase_words("call", BID).waiting, phase_words("call", BID).logged_action(4)
+('is to bid', 'a bid of 4')
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cache
 from typing import Any
+
+from callbreak.games import CALL, Contract
 
 WORD, NUMBER, SUIT, CARD, LEGAL = "word", "number", "suit", "card", "legal"
 """What a phase's actions are (``PhaseWords.answers``): words only, numbers, suits (a trump
@@ -308,9 +317,28 @@ reads a whole number there as a card's own number, so a face or an env that turn
 or a typed number into an action must not hand it a call's number in these phases."""
 
 
-def phase_words(name: str) -> PhaseWords:
-    """The words of the phase ``name``; an unknown phase is asked and told by its name and its
-    legal actions alone."""
+CONTRACT_PHASE = "call"
+"""The phase whose words name a seat's contract; a game words it as its ``Contract`` says."""
+_WORDED = (
+    "verb",
+    "step",
+    "question",
+    "told",
+    "waiting",
+    "logged",
+    "keys",
+    "keys_hint",
+    "click_hint",
+)
+"""The fields of a phase's words that people read (its name and answers are no words)."""
+
+
+def phase_words(name: str, contract: Contract = CALL) -> PhaseWords:
+    """The words of the phase ``name``, the contract phase in ``contract``'s words (a Spades
+    seat bids where a Call Break seat calls): the faces and the replay's messages read the
+    same words.  An unknown phase is asked and told by its name and its legal actions alone."""
+    if name == CONTRACT_PHASE and contract != CALL:
+        return _contract_words(contract)
     return PHASE_WORDS.get(name) or PhaseWords(
         name=name,
         verb=name,
@@ -321,3 +349,27 @@ def phase_words(name: str) -> PhaseWords:
         keys_hint=f"{name}: ← → and Enter",
         click_hint=f"Your turn ({name}):",
     )
+
+
+@cache
+def _contract_words(contract: Contract) -> PhaseWords:
+    """The call phase in ``contract``'s words: Spades' "bid", "bids", "a bid of 4"."""
+    said = PHASE_WORDS[CONTRACT_PHASE]
+    changes: dict[str, Any] = {name: _reworded(getattr(said, name), contract) for name in _WORDED}
+    changes["words"] = tuple(
+        replace(
+            word,
+            label=contract.reword(word.label),
+            told=_reworded(word.told, contract),
+            logged=contract.reword(word.logged),
+        )
+        for word in said.words
+    )
+    return replace(said, **changes)
+
+
+def _reworded(text: Any, contract: Contract) -> Any:
+    """A phase's text, or a tuple of them (its told lines, its keys), in ``contract``'s words."""
+    if isinstance(text, str):
+        return contract.reword(text)
+    return tuple(_reworded(part, contract) for part in text)

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from callbreak.engine.deal import Deal
-from callbreak.record.format import Record, RecordError, check_format, upgrade
+from callbreak.record.format import Record, RecordError, check_format, json_text, upgrade
 from callbreak.record.replay import replay
 
 SCHEME = "callbreak-fair/1"
@@ -135,8 +135,8 @@ def verify_seed(record: Mapping[str, Any]) -> SeedCheck:
     expected = match_seed(seed, contributions)
     if data.get("seed") != expected:
         raise RecordError(
-            f"seed: the match seed is {data.get('seed')!r} in the record, but the revealed seed "
-            f"and contributions give {expected}"
+            f"seed: the match seed is {json_text(data.get('seed'))} in the record, but the "
+            f"revealed seed and contributions give {expected}"
         )
     report = replay(data)
     match = report.match
@@ -148,8 +148,8 @@ def verify_seed(record: Mapping[str, Any]) -> SeedCheck:
         shuffle = match.deal_seed(index)
         if recorded[index].get("seed") != shuffle:
             raise RecordError(
-                f"{label}: the shuffle seed is {recorded[index].get('seed')!r} in the record, "
-                f"but the match seed gives {shuffle}"
+                f"{label}: the shuffle seed is {json_text(recorded[index].get('seed'))} in the "
+                f"record, but the match seed gives {shuffle}"
             )
         fresh = Deal(
             match.rules,
@@ -198,7 +198,7 @@ def _contributions(fair: Mapping[str, Any], data: Record) -> list[bytes | None]:
     if not isinstance(values, list) or (players is not None and len(values) != players):
         raise RecordError(
             "fair.contributions: must list one contribution (hex, or null) per seat, "
-            f"not {values!r}"
+            f"not {json_text(values)}"
         )
     out: list[bytes | None] = []
     for seat, value in enumerate(values):

@@ -69,6 +69,19 @@ class RecordError(ValueError):
     """
 
 
+def json_text(value: Any) -> str:
+    """A value as the record spells it, for a message about it: ``true``, ``null``, ``"S"``,
+    never Python's ``True`` or ``None``, which its writer never typed.
+
+    >>> json_text(True), json_text(None), json_text("S"), json_text([1, False])
+    ('true', 'null', '"S"', '[1, false]')
+    """
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):  # not a JSON value (a record built in Python)
+        return repr(value)
+
+
 # ------------------------------------------------------------------ writing
 def match_record(
     match: Match,
@@ -256,7 +269,7 @@ def upgrade(record: Record) -> Record:
         return record
     deals = record.get("deals")
     if not isinstance(deals, list):
-        raise RecordError(f"deals: deals must be a list, not {deals!r}")
+        raise RecordError(f"deals: deals must be a list, not {json_text(deals)}")
     out = {key: value for key, value in record.items() if key != "deals"}
     out["format"] = FORMAT
     out["deals"] = [_upgrade_deal(deal, f"deals[{i}]") for i, deal in enumerate(deals)]
@@ -355,7 +368,7 @@ def check_format(document: object, where: str = "record") -> Record:
         )
     if found not in READABLE:
         raise RecordError(
-            f'{where}: unsupported format {found!r}: this version reads "{FORMAT}" '
+            f'{where}: unsupported format {json_text(found)}: this version reads "{FORMAT}" '
             f'(and converts "{FORMAT_V1}")'
         )
     return document

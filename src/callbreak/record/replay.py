@@ -19,7 +19,6 @@ version-1 record is converted (``format.upgrade``) and replayed the same way.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -31,8 +30,9 @@ from callbreak.engine.errors import IllegalAction
 from callbreak.engine.match import DealerDraw, Match, check_seed
 from callbreak.engine.phases import Play
 from callbreak.engine.words import phase_words
+from callbreak.games import Contract
 from callbreak.points import Points
-from callbreak.record.format import RecordError, check_format, deal_context, upgrade
+from callbreak.record.format import RecordError, check_format, deal_context, json_text, upgrade
 from callbreak.rules import Rules
 
 
@@ -98,6 +98,13 @@ _FIRST_LEADER = {
 }
 
 
+def _contract(rules: Rules) -> Contract:
+    """How the game of ``rules`` names each seat's contract (Spades' seats bid), as the faces
+    say it (``faces.contract_words``): the replay sits below the faces, so it reads the
+    game's record itself."""
+    return rules.shape.face.contract
+
+
 def _state(deal: Deal) -> str:
     """What the engine expects next in ``deal``, for error messages."""
     phase, seat = deal.phase, deal.to_act
@@ -105,25 +112,20 @@ def _state(deal: Deal) -> str:
         return f"the deal is void ({deal.void_reason})"
     if phase == OVER:
         return "the deal is over (all tricks played)"
-    waiting = phase_words(phase).waiting
+    waiting = phase_words(phase, _contract(deal.rules)).waiting
     if waiting:
         return f"seat {seat} {waiting.format(trick=len(deal.history) + 1)}"
     return f"the deal is in phase {phase!r} with seat {seat} to act"
 
 
-def _what(phase: str, action: Any) -> str:
-    """A recorded action in words, for error messages."""
-    return phase_words(phase).logged_action(action)
-
-
-def _show(value: Any) -> str:
-    """A value as JSON text: how the record spells it (``null``, ``true``, ``"S"``)."""
-    return json.dumps(value, ensure_ascii=False)
+def _what(phase: str, action: Any, contract: Contract) -> str:
+    """A recorded action in words, in the game's own (a Spades seat bids), for error messages."""
+    return phase_words(phase, contract).logged_action(action)
 
 
 def _equal(recorded: Any, actual: Any) -> bool:
     """Equal as JSON: ``true`` is not ``1`` and ``1`` is not ``"1"``."""
-    return _show(recorded) == _show(actual)
+    return json_text(recorded) == json_text(actual)
 
 
 def _field(obj: Any, key: str, where: str) -> Any:
@@ -136,7 +138,7 @@ def _field(obj: Any, key: str, where: str) -> Any:
 
 def _int(value: Any, where: str, what: str, players: int | None = None) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise RecordError(f"{where}: {what} must be a whole number, not {value!r}")
+        raise RecordError(f"{where}: {what} must be a whole number, not {json_text(value)}")
     if players is not None and not 0 <= value < players:
         raise RecordError(f"{where}: {what} must be a seat from 0 to {players - 1}, not {value}")
     return value
@@ -144,23 +146,24 @@ def _int(value: Any, where: str, what: str, players: int | None = None) -> int:
 
 def _list(value: Any, where: str, what: str, length: int | None = None) -> list[Any]:
     if not isinstance(value, list):
-        raise RecordError(f"{where}: {what} must be a list, not {value!r}")
+        raise RecordError(f"{where}: {what} must be a list, not {json_text(value)}")
     if length is not None and len(value) != length:
         raise RecordError(f"{where}: {what} must list {length} values, one per seat")
     return value
 
 
 def _seed(value: Any, where: str, what: str) -> int:
-    """A seed as records hold them: a whole number from 0 to 2**63 - 1."""
+    """A seed as records hold them: a whole number from 0 to 2**63 - 1 (a refused one spelt
+    as the record spells it: ``true``, not Python's ``True``)."""
     try:
-        return check_seed(value, what)
+        return check_seed(value, what, show=json_text)
     except ValueError as error:
         raise RecordError(f"{where}: {error}") from None
 
 
 def _bool(value: Any, where: str, what: str) -> bool:
     if not isinstance(value, bool):
-        raise RecordError(f"{where}: {what} must be true or false, not {value!r}")
+        raise RecordError(f"{where}: {what} must be true or false, not {json_text(value)}")
     return value
 
 
@@ -168,7 +171,7 @@ def _points(value: Any, where: str, what: str) -> Points:
     try:
         return Points.parse(value)
     except (ValueError, TypeError):
-        raise RecordError(f"{where}: {what} {value!r} is not a score") from None
+        raise RecordError(f"{where}: {what} {json_text(value)} is not a score") from None
 
 
 def _compare_points(
@@ -189,7 +192,8 @@ def _same(recorded: Any, actual: Any, where: str, what: str) -> None:
     """One derived value, e.g. ``the contract is 150 in the record, the play gives 160``."""
     if not _equal(recorded, actual):
         raise RecordError(
-            f"{where}: {what} is {_show(recorded)} in the record, the play gives {_show(actual)}"
+            f"{where}: {what} is {json_text(recorded)} in the record, the play gives "
+            f"{json_text(actual)}"
         )
 
 
@@ -199,8 +203,8 @@ def _same_list(recorded: Any, actual: list[Any], where: str, noun: str) -> None:
     for number, (item, expected) in enumerate(zip(items, actual, strict=False), 1):
         if not _equal(item, expected):
             raise RecordError(
-                f"{where}: {noun} {number} is {_show(item)} in the record, the play gives "
-                f"{_show(expected)}"
+                f"{where}: {noun} {number} is {json_text(item)} in the record, the play gives "
+                f"{json_text(expected)}"
             )
     if len(items) != len(actual):
         raise RecordError(
@@ -214,7 +218,7 @@ class _Replay:
         try:
             rules = _field(record, "rules", "rules")
             if not isinstance(rules, dict):  # an empty list would read as the defaults
-                raise RecordError(f"rules: an object of every option, not {rules!r}")
+                raise RecordError(f"rules: an object of every option, not {json_text(rules)}")
             self.rules = Rules.from_dict(rules)
         except RecordError:
             raise
@@ -223,6 +227,8 @@ class _Replay:
         self.players = self.rules.players
         self.deck: Deck = DECKS[self.rules.shape.deck]
         self.spec = self.rules.shape
+        self.contract = _contract(self.rules)
+        """The game's word for a seat's contract, in every message: Spades' seats bid."""
         play = self.spec.phases[-1]
         self.first_leader = _FIRST_LEADER[play.leader if isinstance(play, Play) else "after_dealer"]
         self.deals = _list(_field(record, "deals", "record"), "deals", "deals")
@@ -268,7 +274,7 @@ class _Replay:
         cards = []
         for text in items:
             if not isinstance(text, str):
-                raise RecordError(f"{where}: {text!r} is not a card name")
+                raise RecordError(f"{where}: {json_text(text)} is not a card name")
             try:
                 card = self.deck.parse(text)
             except ValueError as error:
@@ -375,10 +381,12 @@ class _Replay:
         if name is None or not turned:
             if name is not None or turned:
                 what = "turns up a card" if turned else "turns up no card"
-                raise RecordError(f"{where}: {self.rules.title} {what}; the record has {name!r}")
+                raise RecordError(
+                    f"{where}: {self.rules.title} {what}; the record has {json_text(name)}"
+                )
             return None
         if not isinstance(name, str):
-            raise RecordError(f"{where}: {name!r} is not a card name")
+            raise RecordError(f"{where}: {json_text(name)} is not a card name")
         try:
             return self.deck.parse(name)
         except ValueError as error:
@@ -435,14 +443,16 @@ class _Replay:
             for key in ("name", "player"):
                 value = _field(entry, key, where)
                 if not isinstance(value, str):
-                    raise RecordError(f"{where}: the {key} must be a string, not {value!r}")
+                    raise RecordError(
+                        f"{where}: the {key} must be a string, not {json_text(value)}"
+                    )
 
     def _first_dealer(self, dealer: int, seed: int | None) -> DealerDraw:
         n, where = self.players, "first_dealer"
         data = _field(self.record, "first_dealer", "record")
         method = _field(data, "method", where)
         if method not in ("given", "random", "draw_low", "draw_high"):
-            raise RecordError(f"{where}: unknown method {method!r}")
+            raise RecordError(f"{where}: unknown method {json_text(method)}")
         recorded = _int(_field(data, "dealer", where), where, "the dealer", n)
         if recorded != dealer:
             raise RecordError(
@@ -455,7 +465,7 @@ class _Replay:
             for pair in _list(round_, where, "a round of draws"):
                 seat, card = _list(pair, where, "a draw [seat, card]", 2)
                 if not isinstance(card, str):
-                    raise RecordError(f"{where}: {card!r} is not a card name")
+                    raise RecordError(f"{where}: {json_text(card)} is not a card name")
                 try:  # the game's own deck: Call Partner draws from the Rook deck
                     name = self.deck.names[self.deck.parse(card)]
                 except ValueError as error:
@@ -465,7 +475,7 @@ class _Replay:
         draw = DealerDraw(method, dealer, tuple(rounds))
         if method != "given" and method != self.rules.first_dealer:
             raise RecordError(
-                f"{where}: the method is {method!r}, but the rules say "
+                f"{where}: the method is {json_text(method)}, but the rules say "
                 f"first_dealer={self.rules.first_dealer!r}"
             )
         if method != "given" and seed is not None:
@@ -616,19 +626,19 @@ class _Replay:
             seat = _int(_field(item, "seat", at), at, "the seat", n)
             action = _field(item, "action", at)
             if not isinstance(phase, str):
-                raise RecordError(f"{at}: the phase must be a name, not {phase!r}")
+                raise RecordError(f"{at}: the phase must be a name, not {json_text(phase)}")
             if phase == PLAY:
                 if not checked and deal is self.match.deal and deal.phase == PLAY:
                     self._setup(index, deal)
                     checked = True
                 where = f"{label}, trick {len(deal.history) + 1}, seat {seat}"
                 if not isinstance(action, str):
-                    raise RecordError(f"{where}: {action!r} is not a card name")
+                    raise RecordError(f"{where}: {json_text(action)} is not a card name")
             else:
                 where = f"{label}, seat {seat}"
                 if not isinstance(action, (bool, int, str)):
-                    raise RecordError(f"{where}: {_show(action)} is not an action")
-            self._expect(deal, phase, seat, where, _what(phase, action))
+                    raise RecordError(f"{where}: {json_text(action)} is not an action")
+            self._expect(deal, phase, seat, where, _what(phase, action, self.contract))
             self._act(action, where)
         if not checked:
             self._setup(index, deal)
@@ -641,7 +651,7 @@ class _Replay:
         _same_list(_field(data, "misdeal_claims", label), claims, label, "misdeal decision")
         calls = _list(_field(data, "calls", label), label, "calls", n)
         for seat, (call, actual) in enumerate(zip(calls, deal.calls, strict=True)):
-            _same(call, actual, f"{label}, seat {seat}", "the call")
+            _same(call, actual, f"{label}, seat {seat}", f"the {self.contract.word}")
         declared = [{"seat": seat, "declared": said} for seat, said in deal.declared]
         _same_list(_field(data, "declarations", label), declared, label, "void declaration")
         bids = [{"seat": seat, "bid": bid} for seat, bid in deal.bids]
@@ -768,8 +778,8 @@ class _Replay:
             )
         if void != deal.void_reason:
             raise RecordError(
-                f"{label}: the void reason is {void!r} in the record, the rules give "
-                f"{deal.void_reason!r}"
+                f"{label}: the void reason is {json_text(void)} in the record, the rules give "
+                f"{json_text(deal.void_reason)}"
             )
         actual = deal.points
         assert actual is not None
@@ -821,7 +831,7 @@ class _Replay:
         )
         winners = _list(_field(result, "winners", where), where, "winners")
         if not all(isinstance(w, int) and not isinstance(w, bool) for w in winners):
-            raise RecordError(f"{where}: the winners are seat numbers, not {winners!r}")
+            raise RecordError(f"{where}: the winners are seat numbers, not {json_text(winners)}")
         if sorted(winners) != sorted(match.winners):
             raise RecordError(
                 f"{where}: the winners are {winners} in the record, the match gives {match.winners}"

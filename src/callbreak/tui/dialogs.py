@@ -21,6 +21,7 @@ from callbreak.faces import (
 )
 from callbreak.games import find_game
 from callbreak.review import reviewable
+from callbreak.rules import option_text
 from callbreak.tui.base import TableState
 from callbreak.tui.keys import keys_help
 from callbreak.tui.render import (
@@ -253,7 +254,9 @@ class TableDialogs(TableState):
         changed = rules.changed()
         title = "" if rules.shape.calls else f"{rules.title} · "
         heading = f"Rules: {title}{rules.name}" + (
-            " with " + ", ".join(f"{k}={v}" for k, v in changed.items()) if changed else ""
+            " with " + ", ".join(f"{k}={option_text(v)}" for k, v in changed.items())
+            if changed
+            else ""
         )
         body: list[RenderableType] = [
             Text("Keys", style="bold underline"),
