@@ -33,6 +33,7 @@ FAST_SPECS = {
     "rl": f"rl:path={Path(__file__).parent.parent / 'examples' / 'callbreak-rl.npz'}",
     "expert-plain": "expert-plain:worlds=3,call_worlds=4",
     "expert-v1": "expert-v1:deterministic=1,worlds=3,call_worlds=4",
+    "expert-v2": "expert-v2:deterministic=1,worlds=3,call_worlds=4",
     "mcts": "mcts:worlds=2,iterations=40",
 }
 
@@ -43,7 +44,7 @@ def test_every_registered_bot_is_tested() -> None:
         # the arena pool's opponents (tests/test_styles.py)
         *("cautious", "aggressive", "ducker", "trumper", "expert-plain", "selfplay"),
         "mcts",  # the pool's outside style (tests/test_mcts.py)
-        "expert-v1",  # the ladder (tests/test_ladder.py)
+        *("expert-v1", "expert-v2"),  # the ladder (tests/test_ladder.py)
     }
 
 
@@ -205,7 +206,8 @@ def test_the_learned_forecasts_share_is_neither_shifted_nor_widened_by_default()
     callbreak, bridge = Rules.preset("callbreak"), Rules.preset("callbridge")
     assert ExpertBot(call_model=1)._learned_share(callbreak) == 1.0
     assert ExpertBot(call_model=1)._learned_share(bridge) == 0.0  # a deal it never learned
-    assert ExpertBot()._learned_share(callbreak) == 0.0
+    assert ExpertBot()._learned_share(callbreak) == 0.5  # the default blends half
+    assert ExpertBot(call_model=0)._learned_share(callbreak) == 0.0
     plain = points_table(callbreak)[3:5]
     assert ExpertBot()._call_table(callbreak, 3, 4, learned=1.0) == pytest.approx(plain)
     half = ExpertBot()._call_table(callbreak, 3, 4, learned=0.5)

@@ -33,7 +33,8 @@ OLD_DEFAULTS: dict[str, Any] = {
     "model_noise": 0.2,
     "models_in_calls": False,
     "trust": 0.2,
-    "call_model": 0.0,  # added with the learned call model: off, as before
+    "call_model": 0.5,  # added with the learned call model, off; half since 2026-11-29
+    "call_weights": "2026-11-29",  # the weights the forecast reads: the newest
     "read_play": False,  # added with the family search's reading of the play: off
     "match_odds": True,  # added with the family search's match value: on, measured
     "shortlist": False,  # added with the heuristic's shortlist of discards and partner cards: off
@@ -44,7 +45,7 @@ def test_the_defaults_are_the_measured_ones() -> None:
     config = ExpertConfig()
     assert dataclasses.asdict(config) == OLD_DEFAULTS
     assert PRESETS["expert"] == config
-    assert len(dataclasses.fields(ExpertConfig)) == 19
+    assert len(dataclasses.fields(ExpertConfig)) == 20
 
 
 def test_the_config_is_frozen_and_replace_checks_again() -> None:

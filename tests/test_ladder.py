@@ -1,5 +1,5 @@
-"""The ladder: ``expert-v1`` is today's expert, pinned option by option, and the arena's
-``ladder`` pool seats it (docs/arena.md)."""
+"""The ladder: ``expert-v1`` and ``expert-v2`` are the experts of their days, pinned option
+by option, and the arena's ``ladder`` pool seats them (docs/arena.md)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ import pytest
 
 from callbreak import Match, Rules
 from callbreak.arena.pool import POOLS, PoolConfig, expand_pool, run_pool
-from callbreak.bots import ExpertBot, ExpertV1Bot, available_bots, make_bot
-from callbreak.bots.expert_config import PRESETS, V1, ExpertConfig
+from callbreak.bots import ExpertBot, ExpertV1Bot, ExpertV2Bot, available_bots, make_bot
+from callbreak.bots.expert_config import PRESETS, V1, V2, ExpertConfig
 from callbreak.bots.ladder import LADDER
+from callbreak.bots.learned import call_weight_versions
 
 
 def test_v1_pins_every_option() -> None:
@@ -22,6 +23,24 @@ def test_v1_pins_every_option() -> None:
     assert PRESETS["v1"].worlds == 48 and PRESETS["v1"].call_worlds == 64
     assert PRESETS["v1"].models == (0.0, 1.0) and PRESETS["v1"].trust == 0.2
     assert PRESETS["v1"].call_model == 0.0 and PRESETS["v1"].budget_ms == 1000
+
+
+def test_v2_pins_every_option_and_its_weights() -> None:
+    assert set(V2) == {f.name for f in dataclasses.fields(ExpertConfig)}
+    assert PRESETS["v2"] == ExpertConfig(**V2)
+    # The expert of 2026-11-29: v1 with the learned forecast at half weight, from the
+    # weights of that day, which ship under their own name whatever is trained later.
+    assert PRESETS["v2"].call_model == 0.5 and PRESETS["v2"].call_weights == "2026-11-29"
+    assert "2026-11-29" in call_weight_versions()
+    assert PRESETS["v2"].replace(match_odds=0, call_model=0.0) == PRESETS["v1"]
+    with pytest.raises(ValueError, match="call_weights names shipped weights: 2026-11-29"):
+        ExpertConfig(call_weights="1999-01-01")
+
+
+def test_expert_v2_is_a_registered_bot_on_the_pinned_preset() -> None:
+    bot = make_bot("expert-v2:budget_ms=50")
+    assert isinstance(bot, ExpertV2Bot) and bot.name == "expert-v2"
+    assert bot.config == PRESETS["v2"].replace(budget_ms=50)
 
 
 def test_expert_v1_is_a_registered_bot_on_the_pinned_preset() -> None:
@@ -38,9 +57,9 @@ def test_expert_v1_is_a_registered_bot_on_the_pinned_preset() -> None:
 
 
 def test_the_ladder_pool_lists_the_frozen_experts() -> None:
-    assert LADDER[0] == "expert-v1"
+    assert LADDER == ("expert-v1", "expert-v2")
     assert POOLS["ladder"] == LADDER
-    assert expand_pool(["styles", "ladder"])[-1] == "expert-v1"
+    assert expand_pool(["styles", "ladder"])[-2:] == ("expert-v1", "expert-v2")
 
 
 def test_a_candidate_against_three_copies_of_the_ladder() -> None:
@@ -77,3 +96,24 @@ def test_expert_v1_still_plays_the_recorded_deal() -> None:
         actions.append(str(action))
         match.act(action)
     assert " ".join(actions) == V1_DEAL
+
+
+# expert-v2 on the same deal, recorded on 2026-11-29: its forecast calls two seats lower.
+V2_DEAL = (
+    "4 2 2 1 7H AH 3H 4H 8D JD QD 2D TC JC 2C QC 7D AD 9D KD 8C 3C 5S 4C QH 8S 8H KH 3D 4D "
+    "TD JS TS KS 2S AS QS JH 6D 7S 9S 2H 5D 9C 6S TH AC 7C 3S 9H KC 6C 4S 6H 5C 5H"
+)
+
+
+def test_expert_v2_still_plays_the_recorded_deal() -> None:
+    rules = Rules.preset("callbreak").replace(match_end="deals", match_deals=1)
+    match = Match(rules, seed=5)
+    bots = [make_bot("expert-v2:deterministic=1,worlds=8,call_worlds=8", seed=s) for s in range(4)]
+    actions = []
+    while not match.over:
+        seat = match.to_act
+        assert seat is not None
+        action = bots[seat].act(match.observation(seat))
+        actions.append(str(action))
+        match.act(action)
+    assert " ".join(actions) == V2_DEAL

@@ -19,7 +19,7 @@ from callbreak.bots.base import (
 from callbreak.bots.expert import ExpertBot
 from callbreak.bots.family_search import FamilySearchBot
 from callbreak.bots.heuristic import HeuristicBot
-from callbreak.bots.ladder import ExpertV1Bot
+from callbreak.bots.ladder import ExpertV1Bot, ExpertV2Bot
 from callbreak.bots.mcts import MctsBot
 from callbreak.bots.random_bot import RandomBot
 from callbreak.bots.styles import AggressiveBot, CautiousBot, DuckerBot, TrumperBot
@@ -77,6 +77,7 @@ __all__ = [
     "DuckerBot",
     "ExpertBot",
     "ExpertV1Bot",
+    "ExpertV2Bot",
     "FamilySearchBot",
     "HeuristicBot",
     "MctsBot",

@@ -471,7 +471,7 @@ class ExpertBot:
         if learned > 0:
             from callbreak.bots.learned.callmodel import blended
 
-            hist = blended(observation, hist, learned)
+            hist = blended(observation, hist, learned, self.config.call_weights)
         own_table = self._call_table(rules, lo, lo + len(rivals) - 1, learned)
         expected = (self._widened(hist, rules, learned) * own_table).sum(axis=1) + rivals
         return lo + int(numpy.argmax(numpy.round(expected, _TIE_DIGITS)))

@@ -14,6 +14,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+from callbreak.bots.learned import CALL_WEIGHTS, call_weight_versions
+
 MODELS = ("heuristic", "noisy", "trumper", "ducker", "greedy")
 """The play models of the others in the card playouts, in the order of ``models``' weights."""
 
@@ -70,12 +72,16 @@ class ExpertConfig:
     """Prior probability, seat by seat, that another seat plays like the heuristic when the
     play weighs the worlds; 0 or None: ``surprise`` per card for every seat alike (kept as
     None)."""
-    call_model: float = 0.0
+    call_model: float = 0.5
     """Weight of the learned forecast of the hand's tricks (``bots.learned.callmodel``: the
-    tricks the expert takes against experts) blended into the playouts' distribution
-    before a call is scored (0: the playouts alone, 1: the forecast alone); read only in
-    Call Break's deal, which it learned.  Off by default: it calls lower, which pays at a
-    table of strong bots and costs against weaker ones (docs/expert-experiments.md)."""
+    tricks the expert takes against experts, read from the hand, its place and the calls
+    made before it) blended into the playouts' distribution before a call is scored (0:
+    the playouts alone, 1: the forecast alone); read only in Call Break's deal, which it
+    learned.  Half: it calls a little lower, which pays at a table of strong bots and costs
+    a little against weaker ones (docs/expert-experiments.md)."""
+    call_weights: str = CALL_WEIGHTS
+    """Which shipped weights the forecast reads (``bots.learned``: the day they were
+    trained): the newest, unless a frozen expert of the ladder names its own."""
     read_play: int = 0
     """1: in the games searched over engine deals (docs/bots.md, the expert in the other
     games) the others' cards and public decisions weigh the worlds by ``surprise`` and
@@ -105,6 +111,9 @@ class ExpertConfig:
             raise ValueError("model_noise is a probability")
         if not 0 <= self.call_model <= 1:
             raise ValueError("call_model is a blend weight: 0 to 1")
+        if str(self.call_weights) not in call_weight_versions():
+            shipped = ", ".join(call_weight_versions())
+            raise ValueError(f"call_weights names shipped weights: {shipped}")
         if self.trust is not None and not 0 <= self.trust <= 1:
             raise ValueError("trust is a probability: 0 to 1 (0: surprise per card alike)")
         models = self.models
@@ -120,6 +129,7 @@ class ExpertConfig:
         set_field(self, "models", weights)
         set_field(self, "model_noise", float(self.model_noise))
         set_field(self, "call_model", float(self.call_model))
+        set_field(self, "call_weights", str(self.call_weights))
         set_field(self, "deterministic", bool(self.deterministic))
         set_field(self, "models_in_calls", bool(self.models_in_calls))
         set_field(self, "read_play", bool(self.read_play))
@@ -175,6 +185,7 @@ V1: dict[str, Any] = {
     "models_in_calls": 0,
     "trust": 0.2,
     "call_model": 0.0,
+    "call_weights": "2026-11-29",
     "read_play": 0,
     "match_odds": 0,
     "shortlist": 0,
@@ -183,17 +194,32 @@ V1: dict[str, Any] = {
 a later change of a default cannot move it, and a new field must be pinned here to the
 value that keeps this expert's play (a test holds the keys to the fields)."""
 
+V2: dict[str, Any] = V1 | {
+    "match_odds": 1,
+    "call_model": 0.5,
+    "call_weights": "2026-11-29",
+}
+"""The expert of 2026-11-29 (``expert-v2``): v1 with the learned forecast blended in at half
+weight, from the weights of that day, and the match odds in the searched games."""
+
 PRESETS: dict[str, ExpertConfig] = {
     "expert": ExpertConfig(),
     "v1": ExpertConfig(**V1),
+    "v2": ExpertConfig(**V2),
     "plain": ExpertConfig(
-        surprise=1.0, call_bias=0.0, call_spread=0.0, deterministic=1, models=(1.0,)
+        surprise=1.0,
+        call_bias=0.0,
+        call_spread=0.0,
+        deterministic=1,
+        models=(1.0,),
+        call_model=0.0,
     ),
     "fixed": ExpertConfig(deterministic=1, worlds=32, call_worlds=48),
 }
 """Named configs: ``expert``, the defaults (the ``expert`` bot); ``plain``, the same search
 without its model of the others (worlds weighed by the hard facts and calls only, no
-``call_bias``, the others played out as the heuristic exactly, fixed world counts: the
-``expert-plain`` bot); ``fixed``, the defaults at the fixed world counts the experiments of
-docs/expert-experiments.md ran at (reproducible, about 6 ms a card); ``v1``, the first
-expert frozen on the ladder (``V1``)."""
+``call_bias``, the others played out as the heuristic exactly, fixed world counts, calls
+from the playouts alone: the ``expert-plain`` bot of the pool, kept as it was measured);
+``fixed``, the defaults at the fixed world counts the experiments of
+docs/expert-experiments.md ran at (reproducible, about 6 ms a card); ``v1`` and ``v2``, the
+experts frozen on the ladder (``V1``, ``V2``)."""

@@ -2,9 +2,10 @@
 against the best that came before it, not only against weaker styles.
 
 ``expert-v1`` is the expert as it stood on 2026-11-25 (``expert_config.V1``, every
-option written out): the ``expert`` bot's defaults may move with each accepted change,
-``expert-v1`` does not.  The arena's ``ladder`` pool (``arena.pool.POOLS``) lists the
-ladder's bots; docs/arena.md says how to measure a candidate against it.
+option written out), ``expert-v2`` the one of 2026-11-29 (``V2``: the learned forecast in
+its calls, from the weights of that day): the ``expert`` bot's defaults may move with each
+accepted change, the ladder's bots do not.  The arena's ``ladder`` pool
+(``arena.pool.POOLS``) lists them; docs/arena.md says how to measure a candidate against it.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from callbreak.bots.base import register_bot
 from callbreak.bots.expert import ExpertBot
 
-LADDER: tuple[str, ...] = ("expert-v1",)
+LADDER: tuple[str, ...] = ("expert-v1", "expert-v2")
 """The frozen experts, oldest first; an accepted expert adds its ``expert-vN`` here."""
 
 
@@ -23,3 +24,11 @@ class ExpertV1Bot(ExpertBot):
 
     name = "expert-v1"
     preset = "v1"
+
+
+@register_bot("expert-v2", "the expert of 2026-11-29, frozen for the ladder (options as expert)")
+class ExpertV2Bot(ExpertBot):
+    """``ExpertBot`` from the pinned ``v2`` preset (its options can still be given)."""
+
+    name = "expert-v2"
+    preset = "v2"
