@@ -81,12 +81,10 @@ V1_DEAL = (
 )
 
 
-def test_expert_v1_still_plays_the_recorded_deal() -> None:
-    # The search's code is shared with `expert`: a change that moves v1's play fails here,
-    # and is a change to the ladder, to be measured as one (docs/arena.md).
+def played_deal(spec: str) -> str:
+    """Every action of the deal of seed 5 with ``spec`` at all four seats (seeded 0 to 3)."""
     rules = Rules.preset("callbreak").replace(match_end="deals", match_deals=1)
     match = Match(rules, seed=5)
-    spec = "expert-v1:deterministic=1,worlds=8,call_worlds=8"
     bots = [make_bot(spec, seed=seat) for seat in range(4)]
     actions = []
     while not match.over:
@@ -95,7 +93,13 @@ def test_expert_v1_still_plays_the_recorded_deal() -> None:
         action = bots[seat].act(match.observation(seat))
         actions.append(str(action))
         match.act(action)
-    assert " ".join(actions) == V1_DEAL
+    return " ".join(actions)
+
+
+def test_expert_v1_still_plays_the_recorded_deal() -> None:
+    # The search's code is shared with `expert`: a change that moves v1's play fails here,
+    # and is a change to the ladder, to be measured as one (docs/arena.md).
+    assert played_deal("expert-v1:deterministic=1,worlds=8,call_worlds=8") == V1_DEAL
 
 
 # expert-v2 on the same deal, recorded on 2026-11-29: its forecast calls two seats lower.
@@ -106,14 +110,4 @@ V2_DEAL = (
 
 
 def test_expert_v2_still_plays_the_recorded_deal() -> None:
-    rules = Rules.preset("callbreak").replace(match_end="deals", match_deals=1)
-    match = Match(rules, seed=5)
-    bots = [make_bot("expert-v2:deterministic=1,worlds=8,call_worlds=8", seed=s) for s in range(4)]
-    actions = []
-    while not match.over:
-        seat = match.to_act
-        assert seat is not None
-        action = bots[seat].act(match.observation(seat))
-        actions.append(str(action))
-        match.act(action)
-    assert " ".join(actions) == V2_DEAL
+    assert played_deal("expert-v2:deterministic=1,worlds=8,call_worlds=8") == V2_DEAL
