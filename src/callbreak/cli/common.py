@@ -164,3 +164,17 @@ def fit_table(
         if measured < narrowest[0]:  # the longest names at the narrowest the table gets
             narrowest = (measured, table)
     return narrowest[1]
+
+
+def add_name_columns(
+    table: Table, names: str, figures: Sequence[str], whole_headings: bool = False
+) -> None:
+    """A column of bot names, then one per figure, right-justified (``whole_headings``: each
+    at least as wide as its heading, so that the names give way first).  ``fit_table`` has
+    cut the names already; past its cut rich folds a name onto a second line, never cuts it
+    where two names differ."""
+    table.add_column(names, overflow="fold")
+    for heading in figures:
+        table.add_column(
+            heading, justify="right", min_width=len(heading) if whole_headings else None
+        )

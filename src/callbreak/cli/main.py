@@ -20,7 +20,14 @@ from rich.text import Text
 from callbreak.bots import available_bots, make_bot, refusal
 from callbreak.bots.levels import LEVELS, level_spec
 from callbreak.cli.analyze import analyze
-from callbreak.cli.common import count, fit_table, located, rules_from_flags, writable
+from callbreak.cli.common import (
+    add_name_columns,
+    count,
+    fit_table,
+    located,
+    rules_from_flags,
+    writable,
+)
 from callbreak.cli.pool import MIXES_HELP, POOL_HELP, arena_pool
 from callbreak.engine import Match
 from callbreak.faces import contract_words, seat_name
@@ -598,11 +605,7 @@ def _arena_table(summary: ArenaSummary, unit: str, layout: int, names: Sequence[
         title="Arena (± is a 95% interval over deal sets)", box=box.SIMPLE_HEAD, padding=padding
     )
     called = contract_words(summary.run.config.rules.game).word.capitalize()  # Spades: Bid
-    for heading in (unit, "Points/deal", "Edge", "Won", "Made", f"{called}−won", "Rating"):
-        if heading == unit:  # names cut by fit_table; past its cut rich folds, never cuts
-            table.add_column(heading, overflow="fold")
-        else:
-            table.add_column(heading, justify="right")
+    add_name_columns(table, unit, ("Points/deal", "Edge", "Won", "Made", f"{called}−won", "Rating"))
     for bot, name in zip(summary.bots, names, strict=True):
         table.add_row(
             name,
@@ -621,21 +624,8 @@ def _timing_table(summary: ArenaSummary, unit: str, layout: int, names: Sequence
     timing = Table(
         title="Decisions (times in ms)", box=box.SIMPLE_HEAD, padding=TIMING_PADDINGS[layout]
     )
-    for heading in (
-        unit,
-        "Count",
-        "p50",
-        "p99",
-        "Max",
-        "Illegal",
-        "Timeouts",
-        "Fallbacks",
-        "Misdeals",
-    ):
-        if heading == unit:
-            timing.add_column(heading, overflow="fold")
-        else:  # headings whole, the bot spec cut short on a narrow terminal
-            timing.add_column(heading, justify="right", min_width=len(heading))
+    figures = ("Count", "p50", "p99", "Max", "Illegal", "Timeouts", "Fallbacks", "Misdeals")
+    add_name_columns(timing, unit, figures, whole_headings=True)
     for bot, name in zip(summary.bots, names, strict=True):
         ms = bot.decision_ms or {}
         timing.add_row(

@@ -14,7 +14,7 @@ from rich.table import Table
 
 from callbreak.arena.pool import POOLS, PoolConfig, PoolResult, mix_mode, playable_pool
 from callbreak.arena.stats import Interval
-from callbreak.cli.common import count, fit_table
+from callbreak.cli.common import add_name_columns, count, fit_table
 from callbreak.faces import contract_words
 from callbreak.rules import Rules, option_text
 
@@ -108,11 +108,7 @@ def _mix_table(result: PoolResult, called: str, layout: int, names: Sequence[str
         title=f"{result.config.candidate} against each mix (± is a 95% interval over deal sets)",
         box=box.SIMPLE_HEAD,
     )
-    for heading in ("Mix", "Edge", "Points/deal", "Mix points", "Won", "Made", called):
-        if heading == "Mix":  # names cut by fit_table; past its cut rich folds, never cuts
-            table.add_column(heading, overflow="fold")
-        else:
-            table.add_column(heading, justify="right")
+    add_name_columns(table, "Mix", ("Edge", "Points/deal", "Mix points", "Won", "Made", called))
     for mix, name in zip(result.mixes, names, strict=True):
         table.add_row(
             name,
@@ -130,9 +126,7 @@ def _mix_table(result: PoolResult, called: str, layout: int, names: Sequence[str
 def _member_table(result: PoolResult, layout: int, names: Sequence[str]) -> Table:
     """The candidate's edge over each member of the pool, by ``names``."""
     members = Table(title="Edge over each member", box=box.SIMPLE_HEAD)
-    members.add_column("Member", overflow="fold")
-    members.add_column("Edge", justify="right")
-    members.add_column("Mixes it sits in", justify="right")
+    add_name_columns(members, "Member", ("Edge", "Mixes it sits in"))
     for (spec, edge), name in zip(result.members.items(), names, strict=True):
         sitting = sum(spec in mix.mix for mix in result.mixes)
         members.add_row(name, _edge(edge), str(sitting))
