@@ -440,7 +440,10 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await warm()
         yield
-        executor.shutdown(wait=False, cancel_futures=True)
+        # Waiting joins the pool's manager thread: left running, it raced the interpreter's
+        # exit hook, which then printed "Exception ignored … Bad file descriptor" after
+        # Ctrl-C.  Queued requests are cancelled; one in play ends within its budget.
+        executor.shutdown(wait=True, cancel_futures=True)
 
     app = FastAPI(
         title=f"callbreak {bot} (Bhoos protocol)",
