@@ -52,9 +52,11 @@ from __future__ import annotations
 
 import random
 import time
+import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import Any
 
 from callbreak.arena.errors import ArenaError as ArenaError
@@ -546,13 +548,33 @@ def _fault(chunk: ChunkResult, entry: int, kind: str, example: str) -> None:
 def _answer(bot: Bot, observation: Observation) -> Action:
     """The bot's action; a bot that raises gave no usable answer (``SeatFault`` "error"),
     which the run counts against it, as an illegal one, and plays on: a bug in one bot does
-    not stop a long run, and its example names the deal, rotation and seat."""
+    not stop a long run, and its example names the deal, rotation and seat, and the line of
+    the bot that raised."""
     try:
         return bot.act(observation)
     except (SeatFault, ArenaError):  # a remote seat that is down stops the run
         raise
     except Exception as error:
-        raise SeatFault("error", f"the bot raised {type(error).__name__}: {error}") from error
+        raised = f"the bot raised {type(error).__name__}: {error}{_raised_at(error)}"
+        raise SeatFault("error", raised) from error
+
+
+def _raised_at(error: BaseException) -> str:
+    """Where ``error`` was raised, " (at mybot.py:42 in act)": the type and message alone
+    leave a bot's author to guess which line of their bot failed.  The innermost frame is
+    shown, its file relative to the current directory when it lies under it (the author's
+    own tree), else by its name alone; a plain string, since faults come back from the
+    workers' processes."""
+    frames = traceback.extract_tb(error.__traceback__)
+    if not frames:
+        return ""
+    frame = frames[-1]
+    path = Path(frame.filename)
+    try:
+        shown = str(path.resolve().relative_to(Path.cwd().resolve()))
+    except (OSError, ValueError):  # elsewhere, or no current directory left
+        shown = path.name
+    return f" (at {shown}:{frame.lineno} in {frame.name})"
 
 
 def _commitment(deal: Deal, seat: int) -> tuple[int | None, bool | None, int]:

@@ -8,7 +8,7 @@ import random
 from collections.abc import Callable, Sequence
 from functools import partial, wraps
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, ParamSpec
+from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 
 import typer
 from rich import box
@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from callbreak.arena.stats import Interval
 
 P = ParamSpec("P")
+R = TypeVar("R")
 
 app = typer.Typer(
     help="Call Break and its family: play at the terminal, let bots play, verify game records.",
@@ -940,8 +941,28 @@ def _one_line_paragraphs(text: str) -> str:
     return "\n\n".join(p if p.startswith("\b") else " ".join(p.split()) for p in paragraphs)
 
 
+def _interrupted_quietly(command: Callable[P, R]) -> Callable[P, R]:
+    """Ctrl-C in a command that has no words of its own for it ends with the line and the
+    status 130 that ``cli.entry`` gives one before the command started: typer would end it
+    in silence, which could be taken for a finished command.  A command that catches Ctrl-C
+    itself (arena, serve-bot, play) says what it stopped, and this never sees it.  The line
+    is written out here, not imported: ``cli.entry`` imports this module."""
+
+    @wraps(command)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return command(*args, **kwargs)
+        except KeyboardInterrupt:
+            typer.echo("Interrupted.", err=True)
+            raise typer.Exit(130) from None
+
+    return run
+
+
 for _command in app.registered_commands:
     _command.help = _one_line_paragraphs(_command.help or inspect.getdoc(_command.callback) or "")
+    if _command.callback is not None:
+        _command.callback = _interrupted_quietly(_command.callback)
 
 
 def _winners(record: dict[str, Any], winners: Sequence[int]) -> str:
@@ -958,7 +979,8 @@ def _winners(record: dict[str, Any], winners: Sequence[int]) -> str:
 
 
 def run() -> None:
-    """Entry point of the ``callbreak`` script."""
+    """``python -m callbreak.cli.main``; the ``callbreak`` script starts at ``cli.entry``,
+    which also covers Ctrl-C while this module is imported."""
     app()
 
 

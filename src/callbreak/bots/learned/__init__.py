@@ -9,6 +9,7 @@ bot's options can be checked without loading it.
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 CALL_WEIGHTS = "2026-11-29"
@@ -20,7 +21,12 @@ def call_weights_path(version: str) -> Path:
     return Path(__file__).with_name(f"callmodel-{version}.npz")
 
 
+@cache
 def call_weight_versions() -> tuple[str, ...]:
-    """The versions of the call model's weights that ship, oldest first."""
+    """The versions of the call model's weights that ship, oldest first.
+
+    Read once per process: every ``ExpertConfig`` checks its weights against this list, and
+    the shipped files change only with an install (a test that adds one calls
+    ``call_weight_versions.cache_clear()``)."""
     found = Path(__file__).parent.glob("callmodel-*.npz")
     return tuple(sorted(path.stem.removeprefix("callmodel-") for path in found))
