@@ -75,6 +75,15 @@ async def test_a_practice_table_takes_a_seed_but_nobody_else(server: ThreadServe
     assert "practice table" in verified["error"]
 
 
+def test_a_practice_table_takes_any_seed_a_record_holds(server: ThreadServer) -> None:
+    largest = 2**63 - 1  # records hold 63-bit seeds: a rematch of any of them
+    created = create_table(server.http, seed=largest, practice=True)
+    assert httpx.get(f"{server.http}/api/tables/{created['code']}").json()["practice"] is True
+    body = {"name": "Host", "practice": True, "seed": largest + 1}
+    refused = httpx.post(f"{server.http}/api/tables", json=body, timeout=10)
+    assert refused.status_code == 422 and "seed" in refused.text
+
+
 @pytest.mark.asyncio
 async def test_the_commitment_comes_before_the_first_card_and_verifies_after_the_last(
     server: ThreadServer, tmp_path: Path

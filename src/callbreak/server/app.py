@@ -31,6 +31,7 @@ from pydantic import AfterValidator, BaseModel, Field
 from starlette.websockets import WebSocketDisconnect
 
 from callbreak.bots.levels import LEVELS
+from callbreak.engine.deal import MAX_SEED
 from callbreak.faces import face_tables
 from callbreak.record import RecordError, verify_seed
 from callbreak.record.fair import parse_hex
@@ -130,8 +131,9 @@ class CreateTable(BaseModel):
     level: str = Field(default="medium", max_length=32)
     seat: int = Field(default=0, ge=0, lt=MAX_SEATS)
     grace_s: float | None = Field(default=None, ge=0, le=3600)
-    seed: int | None = Field(default=None, ge=0, lt=2**62)
-    """Only with ``practice``: to deal known cards (tests, a rematch of a recorded match)."""
+    seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
+    """Only with ``practice``: to deal known cards (tests, a rematch of a recorded match, so
+    any seed a record holds)."""
     practice: bool = False
     """A table for the host alone (bots fill the other seats): nobody else may join it, and
     it alone may be given a ``seed``."""
