@@ -320,7 +320,7 @@ def test_the_command_prints_and_its_json_parses(solver: Solver, tmp_path: Path) 
     assert decision["values"][decision["played"]] < decision["values"][decision["best"][0]]
     text = runner.invoke(app, [*base, "--deal", "1"])
     assert text.exit_code == 0, text.output
-    assert f"trick {trick}: " in text.stdout and "1 of 13 decisions lost value" in text.stdout
+    assert f"trick {trick}: " in text.stdout and "1 of 13 cards lost value" in text.stdout
     assert "makeable" in text.stdout or "no call could be made" in text.stdout
 
 

@@ -75,7 +75,7 @@ def test_values_are_normalised_once() -> None:
         ({"budget_ms": 0}, "budget_ms must be positive"),
         ({"call_spread": 0.6}, "call_spread is a share of weight"),
         ({"surprise": 1.5}, "surprise is a likelihood factor"),
-        ({"oversample": 0}, "oversample is a whole number"),
+        ({"oversample": 0}, "oversample is .*: a whole number, at least 1, not 0"),
         ({"model_noise": -0.1}, "model_noise is a probability"),
         ({"trust": 2}, "trust is a probability"),
         ({"models": "0/0"}, "models are up to 5 weights"),

@@ -31,16 +31,14 @@ def _rl_bot(path: str = "", seed: int | None = None, sample: int = 0) -> Bot:
     from callbreak.bots.policy import PolicyBot
 
     # A file that is not there is a bad spec like any other (ValueError, which every face
-    # words as its own option's fault), not a traceback from numpy's loader.
+    # words as its own option's fault), not a traceback from numpy's loader; so is a file
+    # that is no policy (``LinearPolicy.load`` says why).
     if path and not Path(path).is_file():
         raise ValueError(
             f"no policy file at {path}: give one with rl:path=FILE "
             "(examples/train_callbreak.py trains it)"
         )
-    try:
-        return PolicyBot(path, seed=seed, sample=sample)
-    except OSError as error:
-        raise ValueError(f"cannot read the policy file {path}: {error}") from None
+    return PolicyBot(path, seed=seed, sample=sample)
 
 
 def bot_module(spec: str) -> str | None:

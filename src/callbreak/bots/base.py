@@ -7,8 +7,10 @@ and its options, so the CLI, the arena and the servers share one syntax.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
+import math
 import typing
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
@@ -73,25 +75,32 @@ def _parse_value(text: str) -> Any:
     return text
 
 
+def _split_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """``"name:key=value,..."`` → name and each option's text as written: ``make_bot``
+    converts the text by the option's type, so a path such as ``1`` stays text."""
+    name, _, rest = spec.partition(":")
+    options: dict[str, str] = {}
+    for item in filter(None, rest.split(",")):
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise ValueError(f"bad bot option {item!r} in {spec!r}: write key=value")
+        options[key.strip()] = value.strip()
+    return name.strip(), options
+
+
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """``"name:key=value,key=value"`` → name and options.
 
     >>> parse_spec("expert:budget_ms=300,seed=2")
     ('expert', {'budget_ms': 300, 'seed': 2})
     """
-    name, _, rest = spec.partition(":")
-    options: dict[str, Any] = {}
-    for item in filter(None, rest.split(",")):
-        key, eq, value = item.partition("=")
-        if not eq or not key:
-            raise ValueError(f"bad bot option {item!r} in {spec!r}: write key=value")
-        options[key.strip()] = _parse_value(value.strip())
-    return name.strip(), options
+    name, options = _split_spec(spec)
+    return name, {key: _parse_value(value) for key, value in options.items()}
 
 
 def make_bot(spec: str, seed: int | None = None) -> Bot:
     """A bot from a spec such as ``random`` or ``random:seed=3``; unknown names list the known."""
-    name, options = parse_spec(spec)
+    name, texts = _split_spec(spec)
     try:
         factory, _ = _REGISTRY[name]
     except KeyError:
@@ -100,37 +109,88 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
             f"unknown bot {name!r}: choose one of {known} (a bot of your own is known once "
             "the module that registers it is imported: arena and serve-bot take --import MODULE)"
         ) from None
-    options.setdefault("seed", seed)
     if not _takes_seed(factory):
         raise ValueError(
             f"bot {name!r} cannot be made: {getattr(factory, '__qualname__', factory)} takes "
             "no seed; register_bot calls its factory with seed= (a number, or None) and the "
             "spec's options, so give it a parameter seed: int | None = None"
         )
-    _check_numbers(name, factory, options)
+    _check_names(name, factory, texts)
+    options = {key: _option_value(name, factory, key, text) for key, text in texts.items()}
+    options.setdefault("seed", seed)
     try:
         return factory(**options)
     except TypeError as error:
         raise ValueError(f"bad options for bot {name!r}: {error}") from None
 
 
-def _check_numbers(name: str, factory: BotFactory, options: dict[str, Any]) -> None:
-    """Refuse a word where an option takes a number, before the bot exists.
+def _check_names(name: str, factory: BotFactory, options: dict[str, str]) -> None:
+    """Refuse an option the factory does not take, listing those it does: Python's own
+    "unexpected keyword argument" names neither the bot nor the choices.  A factory that
+    takes any keyword (the expert's, checked by its config) is left to check its own."""
+    known = _parameters(factory)
+    if known is None:
+        return
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise ValueError(
+            f"bad options for bot {name!r}: it has no option {', '.join(unknown)}; "
+            f"choose from {', '.join(sorted(known))}"
+        )
 
-    Many options are read only in the middle of a game (the expert's ``worlds``
-    at its first card), where a word would stop a long run with a traceback;
-    the factory's type hints say which options are numbers.
+
+_SWITCHES = {"1": True, "0": False, "true": True, "false": False}
+"""What a spec may write for an option hinted ``bool``."""
+
+
+def _option_value(name: str, factory: BotFactory, key: str, text: str) -> Any:
+    """The spec's text for option ``key`` as the value the factory takes, by its hints.
+
+    A word where a number belongs is refused here, before the bot exists: many options are
+    read only in the middle of a game (the expert's ``worlds`` at its first card), where it
+    would stop a long run with a traceback.  So is ``nan`` or ``inf``, which would pass
+    every range check written as a comparison.  An option that takes text keeps it as
+    written (``rl:path=1`` is the file ``1``); one that takes a number or text (the
+    expert's ``models``, ``0/1`` or ``1``) is parsed as before and checked by the bot.
     """
-    for key, kinds in _option_kinds(factory).items():
-        value = options.get(key)
-        if value is None or not kinds or not set(kinds) <= {int, float}:
-            continue
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ValueError(f"bad options for bot {name!r}: {key} takes a number, not {value!r}")
-        if float not in kinds and isinstance(value, float):
+    kinds = _option_kinds(factory).get(key, ())
+    value = _parse_value(text)
+    if not kinds or Any in kinds or ({int, float} & set(kinds) and str in kinds):
+        return value
+    if str in kinds:
+        return text
+    if bool in kinds and not {int, float} & set(kinds):
+        switch = _SWITCHES.get(text.lower())
+        if switch is None:
             raise ValueError(
-                f"bad options for bot {name!r}: {key} takes a whole number, not {value!r}"
+                f"bad options for bot {name!r}: {key} is a switch, not {text!r}: "
+                f"give {key}=1 (on) or {key}=0 (off)"
             )
+        return switch
+    if not {int, float} & set(kinds):
+        return value  # a type of the bot's own (a Path, a Literal): the bot checks it
+    whole = float not in kinds
+    example = _option_defaults(factory).get(key)
+    if isinstance(example, bool) or not isinstance(example, int | float):
+        example = 1
+    such_as = f"such as {key}={example}"
+    if isinstance(value, str):
+        kind = "a whole number" if whole else "a number"
+        raise ValueError(
+            f"bad options for bot {name!r}: {key} takes a number, not {text!r}: "
+            f"give {kind}, {such_as}"
+        )
+    if whole and isinstance(value, float):
+        raise ValueError(
+            f"bad options for bot {name!r}: {key} takes a whole number, not {text}: "
+            f"give one {such_as}"
+        )
+    if not math.isfinite(value):
+        raise ValueError(
+            f"bad options for bot {name!r}: {key} takes a finite number, not {text}: "
+            f"give one {such_as}"
+        )
+    return value
 
 
 @functools.cache
@@ -145,6 +205,40 @@ def _takes_seed(factory: BotFactory) -> bool:
         p.kind is p.VAR_KEYWORD or (p.name == "seed" and p.kind is not p.POSITIONAL_ONLY)
         for p in parameters
     )
+
+
+@functools.cache
+def _parameters(factory: BotFactory) -> tuple[str, ...] | None:
+    """The keywords ``factory`` takes; None where it takes any (``**options``) or its
+    signature cannot be read, so nothing is refused for want of knowing.  Cached, as
+    ``_option_kinds``."""
+    try:
+        parameters = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    if any(p.kind is p.VAR_KEYWORD for p in parameters):
+        return None
+    return tuple(p.name for p in parameters if p.kind is not p.POSITIONAL_ONLY)
+
+
+@functools.cache
+def _option_defaults(factory: BotFactory) -> dict[str, Any]:
+    """Each option's default, from the signature and a config dataclass (``option_type``):
+    the example an error message gives.  Cached, as ``_option_kinds``."""
+    defaults: dict[str, Any] = {}
+    option_type = getattr(factory, "option_type", None)
+    if dataclasses.is_dataclass(option_type):
+        for field in dataclasses.fields(option_type):
+            if field.default is not dataclasses.MISSING:
+                defaults[field.name] = field.default
+    try:
+        parameters = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):
+        return defaults
+    for p in parameters:
+        if p.default is not p.empty:
+            defaults.setdefault(p.name, p.default)
+    return defaults
 
 
 @functools.cache

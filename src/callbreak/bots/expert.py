@@ -212,6 +212,12 @@ class ExpertBot:
         replaced: ``ExpertBot(worlds=64)``, ``ExpertBot(PRESETS["fixed"], trust=0.1)``."""
         if config is not None and preset is not None:
             raise ValueError("give the expert a config or a preset, not both")
+        if config is not None and not isinstance(config, ExpertConfig):
+            # A spec cannot make one: ``expert:config=fixed`` would fail on its first field.
+            raise ValueError(
+                f"config is an ExpertConfig made in Python, not {config!r}: a spec names a "
+                "preset instead, such as expert:preset=fixed"
+            )
         if config is None:
             config = ExpertConfig.from_options(preset or self.preset, **options)
         elif options:

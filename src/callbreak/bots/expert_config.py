@@ -11,6 +11,8 @@ arena's opponent pool, is in docs/expert-experiments.md.
 from __future__ import annotations
 
 import dataclasses
+import math
+import numbers
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +20,47 @@ from callbreak.bots.learned import CALL_WEIGHTS, call_weight_versions
 
 MODELS = ("heuristic", "noisy", "trumper", "ducker", "greedy")
 """The play models of the others in the card playouts, in the order of ``models``' weights."""
+
+
+_MODELS_HELP = (
+    f"models are up to {len(MODELS)} weights, '/'-separated, not all 0: "
+    + "/".join(MODELS)
+    + " (such as models=0/1, the default: every other seat the noisy heuristic)"
+)
+"""What ``models`` takes, for every message that refuses one."""
+
+
+def _check_count(name: str, value: Any, least: int, meaning: str) -> None:
+    """Refuse ``value`` unless it is a whole number of at least ``least`` (not a bool, which
+    would pass for 1 or 0); ``meaning`` says what the count counts."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < least:
+        raise ValueError(f"{name} is {meaning}: a whole number, at least {least}, not {value!r}")
+
+
+def _weights(models: Any) -> tuple[float, ...]:
+    """``models`` as given (a tuple, one number, or '/'-separated text such as ``0/1``) as
+    the tuple of weights; a weight that is no number names itself and the format, where
+    ``float`` would say only "could not convert string to float"."""
+    if isinstance(models, str):
+        items: list[Any] = models.split("/")
+    elif isinstance(models, tuple | list):
+        items = list(models)
+    else:
+        items = [models]
+    weights = []
+    for item in items:
+        try:
+            weight = float(item)
+        except (TypeError, ValueError):
+            raise ValueError(f"models: {item!r} is not a number; {_MODELS_HELP}") from None
+        if not (math.isfinite(weight) and weight >= 0):
+            raise ValueError(f"models: a weight is 0 or more, not {item!r}; {_MODELS_HELP}")
+        weights.append(weight)
+    if len(weights) > len(MODELS):
+        raise ValueError(f"models: {len(weights)} weights given; {_MODELS_HELP}")
+    if sum(weights) <= 0:
+        raise ValueError(f"models: every weight is 0, so no model is drawn; {_MODELS_HELP}")
+    return tuple(weights)
 
 
 @dataclass(frozen=True)
@@ -99,32 +142,80 @@ class ExpertConfig:
     (docs/expert-experiments.md).  Kept as a bool."""
 
     def __post_init__(self) -> None:
-        if self.budget_ms <= 0:
-            raise ValueError("budget_ms must be positive")
+        # Every range is written as "not (inside it)": nan fails every comparison, so a
+        # check written as "outside it" would let nan through to the search.
+        if not (math.isfinite(self.budget_ms) and self.budget_ms > 0):
+            raise ValueError(
+                f"budget_ms must be positive: the milliseconds of one decision "
+                f"(1000 by default), not {self.budget_ms!r}"
+            )
+        # A count of 0 worlds searched nothing, and the expert quietly played the
+        # heuristic's moves, each counted as a fallback: refused here, not at a card.
+        _check_count(
+            "worlds", self.worlds, 1, "the count of worlds sampled for a card (48 by default)"
+        )
+        _check_count(
+            "call_worlds",
+            self.call_worlds,
+            1,
+            "the count of worlds sampled for each call tried (64 by default)",
+        )
+        _check_count(
+            "solve_from",
+            self.solve_from,
+            0,
+            "the tricks left from which each world is solved exactly (0, the default: never)",
+        )
+        if self.call_bias is not None and not math.isfinite(self.call_bias):
+            raise ValueError(
+                "call_bias is tricks added to each playout before a call is scored: a finite "
+                f"number, or None for the game's default, not {self.call_bias!r}"
+            )
         if self.call_spread is not None and not 0 <= self.call_spread <= 0.5:
-            raise ValueError("call_spread is a share of weight moved each way: 0 to 0.5")
+            raise ValueError(
+                "call_spread is a share of weight moved each way: 0 to 0.5, "
+                f"not {self.call_spread!r}"
+            )
+        # Negative rivalry would score the others' points as the seat's own gain: in a
+        # game where every seat plays for itself that is no strategy, only a typo.
+        if not (math.isfinite(self.rivalry) and self.rivalry >= 0):
+            raise ValueError(
+                "rivalry is the weight of the others' mean points against the seat's own: "
+                f"0 (its own points only) or more, 1 by default, not {self.rivalry!r}"
+            )
+        if not (math.isfinite(self.call_sigma) and self.call_sigma > 0):
+            raise ValueError(
+                "call_sigma is how far, in tricks, another seat's call may stray from its "
+                f"hand's worth: more than 0, 0.6 by default, not {self.call_sigma!r}"
+            )
         if not 0 < self.surprise <= 1:
-            raise ValueError("surprise is a likelihood factor: more than 0, at most 1")
-        if self.oversample < 1:
-            raise ValueError("oversample is a whole number of candidates per world, at least 1")
+            raise ValueError(
+                f"surprise is a likelihood factor: more than 0, at most 1, not {self.surprise!r}"
+            )
+        _check_count(
+            "oversample",
+            self.oversample,
+            1,
+            "the count of candidate worlds dealt per world kept (16 by default)",
+        )
+        for flag in ("deterministic", "models_in_calls", "read_play", "match_odds", "shortlist"):
+            value = getattr(self, flag)
+            if value not in (0, 1):
+                raise ValueError(f"{flag} is a switch: 0 (off) or 1 (on), not {value!r}")
         if not 0 <= self.model_noise <= 1:
-            raise ValueError("model_noise is a probability")
+            raise ValueError(f"model_noise is a probability: 0 to 1, not {self.model_noise!r}")
         if not 0 <= self.call_model <= 1:
-            raise ValueError("call_model is a blend weight: 0 to 1")
+            raise ValueError(f"call_model is a blend weight: 0 to 1, not {self.call_model!r}")
         if str(self.call_weights) not in call_weight_versions():
             shipped = ", ".join(call_weight_versions())
-            raise ValueError(f"call_weights names shipped weights: {shipped}")
-        if self.trust is not None and not 0 <= self.trust <= 1:
-            raise ValueError("trust is a probability: 0 to 1 (0: surprise per card alike)")
-        models = self.models
-        if isinstance(models, str | int | float):
-            models = tuple(float(w) for w in str(models).split("/"))
-        weights = tuple(float(w) for w in models)
-        if not weights or len(weights) > len(MODELS) or min(weights) < 0 or sum(weights) <= 0:
             raise ValueError(
-                f"models are up to {len(MODELS)} weights, '/'-separated, not all 0: "
-                + "/".join(MODELS)
+                f"call_weights names shipped weights: {shipped}, not {self.call_weights!r}"
             )
+        if self.trust is not None and not 0 <= self.trust <= 1:
+            raise ValueError(
+                f"trust is a probability: 0 to 1 (0: surprise per card alike), not {self.trust!r}"
+            )
+        weights = _weights(self.models)
         set_field = object.__setattr__  # frozen: normalise once, here
         set_field(self, "models", weights)
         set_field(self, "model_noise", float(self.model_noise))

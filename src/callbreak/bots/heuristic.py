@@ -8,6 +8,7 @@ knows comes from its ``Observation`` (through ``knowledge.read``).
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 
@@ -30,7 +31,12 @@ class HeuristicBot:
         """``caution`` is subtracted from the estimate before rounding the call; with
         probability ``blunder`` a card is played at random (the beginner level)."""
         if not 0.0 <= blunder <= 1.0:
-            raise ValueError("blunder is a probability from 0 to 1")
+            raise ValueError(f"blunder is a probability from 0 to 1, not {blunder!r}")
+        # nan or inf would pass here and fail at the first call, rounding the estimate.
+        if not math.isfinite(caution):
+            raise ValueError(
+                f"caution is tricks kept below the estimate: a finite number, not {caution!r}"
+            )
         self.caution = caution
         self.blunder = blunder
         self._rng = random.Random(seed)

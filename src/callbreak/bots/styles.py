@@ -46,6 +46,7 @@ not go.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from callbreak.bots.base import CALLS, Bot, register_bot
@@ -80,6 +81,14 @@ def _lowest(k: Knowledge, cards: list[int]) -> int:
     )
 
 
+def _check_margin(name: str, tricks: float) -> None:
+    """Refuse a margin that is no number under its own name: passed on as the heuristic's
+    ``caution``, it would be refused as an option the spec never gave.  Any finite margin
+    has a meaning (``cautious:under=-1`` calls a trick over)."""
+    if not math.isfinite(tricks):
+        raise ValueError(f"{name} is tricks off the estimate: a finite number, not {tricks!r}")
+
+
 class StyleBot(HeuristicBot):
     """The heuristic with some Call Break decisions changed by a subclass; in the other
     games of the family, the heuristic's own policy with this bot's ``caution``."""
@@ -103,6 +112,7 @@ class CautiousBot(StyleBot):
     name = "cautious"
 
     def __init__(self, seed: int | None = None, under: float = 1.0, blunder: float = 0.0) -> None:
+        _check_margin("under", under)
         super().__init__(seed=seed, caution=_HEURISTIC_CAUTION + under, blunder=blunder)
 
 
@@ -117,6 +127,12 @@ class AggressiveBot(StyleBot):
     def __init__(
         self, seed: int | None = None, over: float = 1.0, greedy: int = 1, blunder: float = 0.0
     ) -> None:
+        _check_margin("over", over)
+        if greedy not in (0, 1):
+            raise ValueError(
+                f"greedy is a switch: 1 (the default: it keeps taking tricks once its call "
+                f"is made) or 0 (it ducks then, as the heuristic does), not {greedy!r}"
+            )
         super().__init__(seed=seed, caution=_HEURISTIC_CAUTION - over, blunder=blunder)
         self.greedy = bool(greedy)
 
@@ -134,6 +150,7 @@ class DuckerBot(StyleBot):
     name = "ducker"
 
     def __init__(self, seed: int | None = None, under: float = 0.5, blunder: float = 0.0) -> None:
+        _check_margin("under", under)
         super().__init__(seed=seed, caution=_HEURISTIC_CAUTION + under, blunder=blunder)
 
     def _lead(self, k: Knowledge, legal: list[int], need: int) -> int:
@@ -208,6 +225,4 @@ def _selfplay(path: str = "", seed: int | None = None, sample: int = 0) -> Bot:
             f"no self-play policy at {policy} (a source checkout has the example one): "
             "give one with selfplay:path=FILE (examples/train_callbreak.py trains it)"
         )
-    bot = PolicyBot(str(policy), seed=seed, sample=sample)
-    bot.name = "selfplay"
-    return bot
+    return PolicyBot(str(policy), seed=seed, sample=sample, name="selfplay")

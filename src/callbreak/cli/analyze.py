@@ -153,6 +153,7 @@ def _document(
     from callbreak.points import Points
 
     lost = sum((r.lost for r in reviews), Points(0))
+    call_lost = sum((r.call.lost for r in reviews if r.called), Points(0))
     decisions = sum(len(r.decisions) for r in reviews)
     return {
         "record": str(record),
@@ -165,6 +166,7 @@ def _document(
             "mistakes": sum(len(r.mistakes) for r in reviews),
             "unknown": sum(r.unknown for r in reviews),
             "lost": lost.json(),
+            "call_lost": call_lost.json(),  # the solver's calls, reviewed apart from the cards
             "lost_per_decision": round(float(lost) / decisions, 3) if decisions else 0.0,
         },
     }
@@ -196,9 +198,25 @@ def _print(console: Console, title: str, seat: int, reviews: list[DealReview], e
                 )
             else:
                 console.print(f"  {words.reword(decision.text(call))}", highlight=False)
-        unknown = f", {review.unknown} unknown" if review.unknown else ""
-        console.print(
-            f"  {len(review.mistakes)} of {len(review.decisions)} decisions lost value "
-            f"({signed(-review.lost)} in all){unknown}",
-            highlight=False,
-        )
+        console.print(f"  {words.reword(summary_line(review))}", highlight=False)
+
+
+def summary_line(review: DealReview) -> str:
+    """A deal's last line.  The solver's decisions are the cards alone, its call reviewed
+    apart, so the line says "cards" and adds what the call lost: "0 of 13 decisions lost
+    value" under a call that lost 3 read as a perfect deal.  The playouts' decisions are
+    every choice, bids included, so there they are "decisions" and the count is whole."""
+    from callbreak.analysis import signed
+    from callbreak.points import Points
+
+    noun = "cards" if review.called else "decisions"
+    line = (
+        f"{len(review.mistakes)} of {len(review.decisions)} {noun} lost value "
+        f"({signed(-review.lost)} in all)"
+    )
+    if review.unknown:
+        line += f", {review.unknown} unknown"
+    call_lost = review.call.lost if review.called else Points(0)
+    if call_lost > Points(0):
+        line += f"; the call lost {call_lost.tenths / 10:.1f}"
+    return line

@@ -37,6 +37,8 @@ from callbreak.rules import OPTION_BY_NAME, Rules, option_text
 if TYPE_CHECKING:
     from callbreak.arena import ArenaSummary
     from callbreak.arena.stats import Interval
+    from callbreak.record.bhoos import BhoosImport
+    from callbreak.tui.session import Session
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -128,6 +130,7 @@ def play(
     """Play a match at the terminal against bots (you are seat 0, South at four seats).
 
     Opens the full-screen table; --plain (or input that is not a terminal) plays line by line.
+    A record that could not be saved does not stop the match; the exit status is then 1.
     """
     import sys
 
@@ -159,7 +162,7 @@ def play(
             human=session.human,
             name=session.name,
             console=Console(highlight=False, no_color=True if no_color else None),
-            save=lambda _match: session.save(),
+            save=lambda _match: _save_and_tell(session),
         ).run()
     else:
         if no_color:
@@ -170,11 +173,21 @@ def play(
         table = CallBreakApp(session, pause=pause, notice=notice)
         table.run()
         session = table.session
-    if session.record is not None:
-        state = (
-            "" if session.over else f" (continue with: callbreak play --resume {session.record})"
-        )
-        typer.echo(f"Record saved to {session.record}{state}")
+    if session.record is None:
+        return
+    if session.save_failure is not None:
+        session.save()  # one more try: the folder may be back, or room made on the disk
+    if session.save_failure is not None:
+        typer.secho(session.unsaved_words(), fg="red", bold=True, err=True)
+        raise typer.Exit(1)
+    state = "" if session.over else f" (continue with: callbreak play --resume {session.record})"
+    typer.echo(f"Record saved to {session.record}{state}")
+
+
+def _save_and_tell(session: Session) -> str:
+    """The plain game's saver: save, and hand back what the person must hear about it."""
+    session.save()
+    return session.take_save_news()
 
 
 def _given(ctx: typer.Context, name: str) -> bool:
@@ -229,7 +242,12 @@ def selfplay(
         ),
     ] = None,
     deals: Annotated[
-        int, typer.Option(help="With match_end=open: deals to play before stopping.")
+        int,
+        typer.Option(
+            min=1,
+            help="With match_end=open (as in Call Bridge): scored deals to play before stopping, "
+            "1 or more; other games end by their own rules.",
+        ),
     ] = 5,
     max_deals: Annotated[
         int,
@@ -418,7 +436,8 @@ def arena(
         list[str] | None,
         typer.Option(
             help="Bot spec for a seat, e.g. expert:budget_ms=300 (repeat: once for every seat, "
-            "once per seat, or once per side in Spades; default heuristic against random)."
+            "once per seat, or once per side in Spades; default heuristic in the first seat, "
+            "random in every other)."
         ),
     ] = None,
     pool: Annotated[list[str] | None, typer.Option(help=POOL_HELP)] = None,
@@ -510,11 +529,7 @@ def arena(
         )
         return
     try:
-        specs = lineup(
-            seat or ["heuristic", "random", "random", "random"],
-            game_rules.players,
-            rules=game_rules,
-        )
+        specs = lineup(seat or default_lineup(game_rules), game_rules.players, rules=game_rules)
     except ArenaError as error:
         raise typer.BadParameter(str(error), param_hint="--seat") from None
     if report is not None:
@@ -563,6 +578,15 @@ def arena(
         console.print(value_lost.text(), highlight=False)
     if page is not None:
         console.print(f"Report written to {page}")
+
+
+def default_lineup(rules: Rules) -> list[str]:
+    """``arena``'s lineup without ``--seat``: one heuristic against random bots in every other
+    seat, as many as the rules seat (``players=5`` in Donut, three in Oh Hell), since four
+    fixed seats were refused by any other count.  It is given seat by seat, which every
+    game takes, partnerships too: in Spades the heuristic's side (with a random partner)
+    meets a random side, as it always did."""
+    return ["heuristic", *["random"] * (rules.players - 1)]
 
 
 def _milliseconds(value: float) -> str:
@@ -764,6 +788,24 @@ def _preset_settings(rules: Rules) -> dict[str, object]:
     return {k: v for k, v in rules.options().items() if base[k] != v}
 
 
+GRACE_MAX_S = 3600.0
+"""The longest ``serve --grace``: the web API takes a table's ``grace_s`` from 0 to 3600
+(``server.app.CreateTable``), and the server's default is held to the same."""
+
+LOG_LEVELS = ("debug", "info", "warning", "error")
+"""``serve --log-level``: the levels both ``logging`` and uvicorn know, so that a typo is a
+usage error before the server starts, not a traceback after it announced its address."""
+
+
+def _log_level(value: str) -> str:
+    level = value.lower()
+    if level not in LOG_LEVELS:
+        raise typer.BadParameter(
+            f"unknown log level {value!r}: choose one of {', '.join(LOG_LEVELS)}"
+        )
+    return level
+
+
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0 for a LAN).")] = (
@@ -782,12 +824,23 @@ def serve(
         typer.Option(help="Redis URL, to let several server processes serve the same tables."),
     ] = None,
     grace: Annotated[
-        float, typer.Option(help="Seconds a dropped player keeps the seat before a bot plays on.")
+        float,
+        typer.Option(
+            min=0.0,
+            max=GRACE_MAX_S,
+            help="Seconds a dropped player keeps the seat before a bot plays on.",
+        ),
     ] = 30.0,
     bot_delay: Annotated[
-        float, typer.Option(help="Seconds a bot waits before it plays, so people can follow.")
+        float,
+        typer.Option(
+            min=0.0, help="Seconds a bot waits before it plays, so people can follow (0: none)."
+        ),
     ] = 0.7,
-    log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
+    log_level: Annotated[
+        str,
+        typer.Option(callback=_log_level, metavar="LEVEL", help="debug, info, warning or error."),
+    ] = "info",
 ) -> None:
     """Serve online tables: play any game of the family with friends in the browser."""
     from callbreak.server.config import ServerConfig, async_db_url
@@ -898,9 +951,7 @@ def import_bhoos(
     )
     for problem in result.problems:
         typer.secho(f"  {problem}", fg="red")
-    match = result.scores_match
-    verdict = {True: "match", False: "DIFFER from", None: "could not be compared with"}[match]
-    typer.echo(f"logged scores {verdict} the rules' scores")
+    typer.echo(_scores_verdict(result))
     if result.final_totals is not None:
         typer.echo(
             "totals by the rules: "
@@ -925,6 +976,44 @@ def import_bhoos(
     )
     if not result.ok:
         raise typer.Exit(1)
+
+
+def _scores_verdict(result: BhoosImport) -> str:
+    """What the logged scores were found to be, claiming no more than was compared: a round
+    the rules refused (or one logged without scores) is not compared, and "logged scores
+    match" under a log whose round 2 was refused was read as all five checked."""
+    checked = [s for s in result.scores if s.matches is not None]
+    differ = [s.round for s in checked if s.matches is False]
+    missed = [s for s in result.scores if s.matches is None]
+    if not checked:
+        verdict = "logged scores could not be compared with the rules' scores"
+    elif differ:
+        verdict = (
+            f"logged scores DIFFER from the rules' scores in {_rounds(differ)} "
+            f"({len(differ)} of the {count(len(checked), 'round')} checked)"
+        )
+    elif not missed:
+        verdict = f"logged scores match the rules' scores in all {count(len(checked), 'round')}"
+    else:
+        verdict = (
+            f"the logged scores of the {count(len(checked), 'round')} checked match the "
+            "rules' scores"
+        )
+    unplayed = [s.round for s in missed if s.computed is None]
+    unlogged = [s.round for s in missed if s.computed is not None]
+    if unplayed:
+        verdict += (
+            f"; {_rounds(unplayed)} not compared: not played out under the rules (the problem "
+            "above)"
+        )
+    if unlogged:
+        verdict += f"; {_rounds(unlogged)} not compared: the log gives no change in scores for it"
+    return verdict
+
+
+def _rounds(numbers: Sequence[int]) -> str:
+    """``round 2``, ``rounds 2, 4``: round numbers as a phrase."""
+    return f"round{'s' if len(numbers) != 1 else ''} {', '.join(map(str, numbers))}"
 
 
 app.command()(analyze)

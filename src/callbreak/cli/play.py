@@ -7,7 +7,6 @@ sees is built from what that seat may know, never from the deal itself.
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
@@ -64,7 +63,7 @@ class TerminalGame:
         name: str = "You",
         console: Console | None = None,
         ask: Callable[[str], str] = input,
-        save: Callable[[Match], None] | None = None,
+        save: Callable[[Match], str | None] | None = None,
     ) -> None:
         self.match = match
         self.bots = bots
@@ -79,6 +78,7 @@ class TerminalGame:
         self.console = console or Console(highlight=False)
         self.ask = ask
         self.save = save or (lambda _match: None)
+        """Saves the record; what it returns (a save that failed, or works again) is told."""
 
     # ------------------------------------------------------------------ loop
     def run(self) -> None:
@@ -106,7 +106,7 @@ class TerminalGame:
                     out.print(Text(f"  → {wins} the trick.", style="bold"))
                 if len(match.entries) > before:
                     self._deal_finished()
-                    self.save(match)
+                    self._save()
                     if match.rules.match_end == "open" and not match.over and not self._again():
                         match.finish()
                         if not match.over:
@@ -115,7 +115,14 @@ class TerminalGame:
         except (Quit, KeyboardInterrupt):  # Ctrl-C while a bot thinks leaves as "quit" does
             out.print("\nLeaving the match.")
         finally:
-            self.save(match)
+            self._save(tell=False)  # the command's last line says whether the record is saved
+
+    def _save(self, *, tell: bool = True) -> None:
+        """Save, and tell the person what the saver says (a record that could not be saved):
+        the match goes on either way, since losing the game to a full disk is worse."""
+        news = self.save(self.match)
+        if news and tell:
+            self.console.print(Text(news, style="bold yellow"))
 
     # ------------------------------------------------------------ turns
     def _human_turn(self) -> None:
@@ -375,16 +382,3 @@ class TerminalGame:
         winners = " and ".join(self.names[s] for s in match.winners)
         verb = self._win_verb(match.winners)
         self.console.print(Text(f"{winners} {verb} the match.", style="bold green"))
-
-
-def record_saver(path: Path | None, seats: list[dict[str, str]]) -> Callable[[Match], None]:
-    """A callback that rewrites the match record at ``path`` (or does nothing without one)."""
-    if path is None:
-        return lambda _match: None
-
-    def save(match: Match) -> None:
-        from callbreak.record import match_record, write_record
-
-        write_record(path, match_record(match, seats=seats, seed=match.seed))
-
-    return save

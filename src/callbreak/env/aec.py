@@ -51,6 +51,13 @@ ENV_PRESETS: tuple[str, ...] = tuple(Rules.presets())
 
 ObsDict = dict[str, Any]
 
+RESET_OPTIONS: tuple[str, ...] = ("deal", "dealer", "deck", "hands")
+"""The keys ``reset(options=...)`` reads (``SingleSeat`` passes its options on here)."""
+
+_PASSED_BY_TESTS = "options"
+"""The one other key taken, and ignored: PettingZoo's ``api_test`` and ``parallel_test``
+reset with ``options={"options": 1}`` only to see that ``reset`` takes the keyword."""
+
 ActionIndex = int | np.integer[Any] | float
 """What ``step`` and ``action_of`` take as an action index: a whole number inside the action
 space, as a Python int, a numpy integer or a whole float (``Encoder.checked``)."""
@@ -196,13 +203,15 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
         """A new deal (or match).  Known ``options``: ``hands`` or ``deck`` (a known deal),
         ``dealer``, and ``deal``: the deal of the match to play, counted from 0 (a lone deal
         of Oh Hell or Judgement is dealt, sized and trumped as that deal of the schedule; a
-        match starts there).  Other keys are ignored, as PettingZoo's own test passes one.
+        match starts there).  Any other key is a ``ValueError`` that names it (``"deals"``
+        for ``"deal"`` would deal at random, looking honoured), but for the ``"options"``
+        that PettingZoo's own tests pass.
 
         ``seed`` is a whole number from 0 (a numpy integer too); ``random.Random`` alone would
         deal seed -1 as seed 1 (it seeds from the absolute value) and take 2.5, "7" or True."""
+        options = checked_options(options)
         if seed is not None:
             self._rng = random.Random(checked_seed(seed))
-        options = options or {}
         rng = self._rng
         dealer = self._dealer_option(options)
         if self.reward_mode == "match":
@@ -487,6 +496,27 @@ def env(preset: str | None = None, **kwargs: Any) -> CallBreakEnv:
     """The AEC env of a preset (PettingZoo's usual ``env()`` constructor; Call Break by
     default, or the game of ``rules=``)."""
     return CallBreakEnv(preset, **kwargs)
+
+
+def checked_options(options: Any) -> dict[str, Any]:
+    """``reset``'s ``options`` (None: none), refused before anything is reset unless it is a
+    dict of the keys ``RESET_OPTIONS`` names: a key that is misspelt would otherwise be
+    ignored, and the deal dealt at random as if it were honoured."""
+    if options is None:
+        return {}
+    if not isinstance(options, dict):
+        raise ValueError(
+            f"options is a dict of reset options ({', '.join(RESET_OPTIONS)}), "
+            f"not {type(options).__name__}: reset(options={{'dealer': 0}})"
+        )
+    unknown = [key for key in options if key not in RESET_OPTIONS and key != _PASSED_BY_TESTS]
+    if unknown:
+        names = ", ".join(repr(key) for key in unknown)
+        raise ValueError(
+            f"unknown reset option {names}: the env takes {', '.join(RESET_OPTIONS)} "
+            "(see docs/rl.md)"
+        )
+    return options
 
 
 def checked_seed(seed: Any) -> int:

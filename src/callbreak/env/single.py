@@ -22,7 +22,13 @@ import numpy as np
 
 from callbreak.bots import Bot, make_bot
 from callbreak.engine.phases import whole_number
-from callbreak.env.aec import CallBreakEnv, ObsDict, checked_seed, render_text
+from callbreak.env.aec import (
+    CallBreakEnv,
+    ObsDict,
+    checked_options,
+    checked_seed,
+    render_text,
+)
 from callbreak.rules import Rules
 
 
@@ -81,6 +87,8 @@ class SingleSeat(gymnasium.Env[ObsDict, np.int64]):
     def reset(
         self, *, seed: SupportsIndex | None = None, options: dict[str, Any] | None = None
     ) -> tuple[ObsDict, dict[str, Any]]:
+        # Checked before the seed moves the generator: a refused reset changes nothing.
+        options = checked_options(options)
         # Gymnasium's own seeding refuses a numpy integer, and takes True as 1.
         super().reset(seed=None if seed is None else checked_seed(seed))
         rng = self.np_random

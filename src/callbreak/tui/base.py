@@ -155,6 +155,9 @@ class TableState(App[None]):
     show_last_trick: Callable[[], None]
     action_request_quit: Callable[[], None]
     """Ctrl-C: ask before leaving (``TableDialogs``)."""
+    tell_save_news: Callable[[], bool]
+    """Say what changed in saving the record; True when a screen now holds the game
+    (``TableDialogs``)."""
 
     def __init__(self, session: Session, *, pause: float = 0.6, notice: str = "") -> None:
         super().__init__()

@@ -212,7 +212,9 @@ class TableDialogs(TableState):
         else:
             verdict = f"{who} wins the match with {best}."
         body: list[RenderableType] = [sheet, Text(verdict, style="bold")]
-        if session.record is not None:
+        if session.save_failure is not None:
+            body.append(Text(session.unsaved_words(), style="bold red"))
+        elif session.record is not None:
             body.append(Text(f"Record: {session.record}", style="dim"))
 
         def answered(answer: Any) -> None:
@@ -328,6 +330,22 @@ class TableDialogs(TableState):
     def _info(self, title: str, body: list[RenderableType], close_keys: tuple[str, ...]) -> None:
         self._overlay(InfoScreen(title, body, close_keys=close_keys))
 
+    def tell_save_news(self) -> bool:
+        """A record that stops saving is said on a screen the game waits under, since a line
+        in the message bar is gone at the next card; saving that works again is said there.
+
+        True when the screen is up: the loop goes on once it is closed.
+        """
+        news = self.session.take_save_news()
+        if not news:
+            return False
+        if self.session.save_failure is None:
+            self._set_message(news, "hint")
+            return False
+        self._pending_step = True
+        self._overlay(InfoScreen("Record not saved", [Text(news, style="bold")]))
+        return True
+
     def _overlay(self, screen: Screen[Any], callback: Any = None) -> None:
         """A screen the game waits under: a bot may finish its thought, but nothing moves on
         (no next card, no timer running out) until the screen is closed."""
@@ -353,7 +371,9 @@ class TableDialogs(TableState):
             self.exit()
             return
         record = self.session.record
-        if self.session.over:
+        if self.session.save_failure is not None:
+            where = self.session.unsaved_words()
+        elif self.session.over:
             where = "The match is over."
         elif record is not None:
             where = f"The record is kept in {record}: callbreak play --resume {record} continues."

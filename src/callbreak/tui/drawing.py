@@ -98,6 +98,8 @@ class TableDrawing(TableState):
             parts.append("lowest wins")
         if self.fast:
             parts.append("fast")
+        if session.save_failure is not None:  # first: the one part never cut off
+            parts.insert(0, "record NOT saved")
         grid = Table.grid(expand=True)
         grid.add_column(no_wrap=True, overflow="ellipsis")
         grid.add_column(justify="right", no_wrap=True)

@@ -35,6 +35,8 @@ class TableLoop(TableState):
             return
         if self.state in ("bot", "modal"):
             return
+        if self.tell_save_news():
+            return
         if session.finished_deals > self._seen_entries:
             fresh = session.results()[self._seen_entries :]
             self._seen_entries = session.finished_deals

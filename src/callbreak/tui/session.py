@@ -10,6 +10,7 @@ logic be tested without a terminal.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 from pathlib import Path
@@ -95,6 +96,10 @@ class Session:
         self._hint_bot: Bot | None = None
         self.notice = ""
         """A word for the person when the table starts (a bot replaced for this game)."""
+        self.save_failure: str | None = None
+        """Why the last save of the record failed ("could not save the record to …: …"), or
+        None when it worked (or nothing is recorded)."""
+        self._save_news = ""
 
     # ----------------------------------------------------------- building
     @classmethod
@@ -318,7 +323,13 @@ class Session:
         ]
 
     def save(self) -> None:
-        """Rewrite the record (if any) through a temporary file, so it is never half written."""
+        """Rewrite the record (if any) through a temporary file, so it is never half written.
+
+        A save that fails (the folder deleted, the disk full, made read-only) must not cost
+        the person the match being played: the failure is kept in ``save_failure``, the
+        next save tries again, and ``take_save_news`` tells the face once when saving
+        stops working and once when it works again — not at every move.
+        """
         if self.record is None:
             return
         from callbreak.record import match_record, write_record
@@ -326,5 +337,39 @@ class Session:
         record: dict[str, Any] = match_record(self.match, seats=self.seats(), seed=self.match.seed)
         target = self.record
         temporary = target.with_name(f".{target.stem}.saving{target.suffix}")
-        write_record(temporary, record)
-        os.replace(temporary, target)
+        try:
+            write_record(temporary, record)
+            os.replace(temporary, target)
+        except OSError as error:
+            with contextlib.suppress(OSError):  # no stray temporary file left behind
+                temporary.unlink(missing_ok=True)
+            failed = self.save_failure is None
+            self.save_failure = f"could not save the record to {target}: {error.strerror or error}"
+            if failed:
+                self._save_news = (
+                    f"{self.save_failure[:1].upper()}{self.save_failure[1:]}. The match goes on, "
+                    "unsaved; saving is tried again as it goes."
+                )
+            return
+        if self.save_failure is not None:
+            self.save_failure = None
+            # A failure nobody was told of yet is not news any more; a told one needs its end.
+            told = not self._save_news
+            self._save_news = f"The record is saved again to {target}." if told else ""
+
+    def take_save_news(self) -> str:
+        """What changed in saving since a face last asked ("" when nothing did): a failure
+        is said when it starts and a recovery when it comes, so the person is told once,
+        whichever call (a move, a bot's, finishing) happened to save."""
+        news, self._save_news = self._save_news, ""
+        return news
+
+    def unsaved_words(self) -> str:
+        """The line a face ends with when the last save failed, so that nobody leaves
+        believing the record holds the match ("" when it does, or there is none)."""
+        if self.save_failure is None:
+            return ""
+        return (
+            f"Record NOT saved: {self.save_failure}. A file there, if any, holds the match only "
+            "as far as an earlier save."
+        )
