@@ -132,3 +132,8 @@ def test_bots_and_specs_read_their_config() -> None:
 def test_a_bad_spec_is_refused_when_the_bot_is_made(spec: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         make_bot(spec)
+
+
+def test_an_unknown_spec_option_lists_the_preset_too() -> None:
+    with pytest.raises(TypeError, match=r"colour: choose from preset \(expert, v1, v2, plain"):
+        ExpertConfig.from_options("fixed", colour=1)

@@ -256,6 +256,15 @@ class ExpertConfig:
             raise ValueError(
                 f"unknown expert preset {preset!r}: choose one of {', '.join(PRESETS)}"
             ) from None
+        fields = [f.name for f in dataclasses.fields(cls)]
+        unknown = sorted(set(options) - set(fields))
+        if unknown:  # a spec may also name its preset, which ``replace`` does not know
+            raise TypeError(
+                f"unknown expert option(s) {', '.join(unknown)}: choose from preset ("
+                + ", ".join(PRESETS)
+                + "), "
+                + ", ".join(fields)
+            )
         return base.replace(**options)
 
 
