@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 import typer
 from rich import box
 from rich.console import Console
+from rich.measure import Measurement
 from rich.padding import PaddingDimensions
 from rich.table import Table
 from rich.text import Text
@@ -749,17 +750,25 @@ def show_rules(
     """List the presets, or show every option of one preset with its meaning."""
     console = Console()
     if preset is None:
+        # Every cell is something to type (a preset name, an option=value), so on a
+        # narrow terminal cells fold onto more lines rather than end in an ellipsis.
+        # Options go one per line, each wrapping alone.
         table = Table(title="Presets (callbreak rules PRESET shows one)")
-        table.add_column("Preset")
-        table.add_column("Game")
-        table.add_column("Players")
-        table.add_column("Options set by the preset")
+        table.add_column("Preset", overflow="fold")
+        table.add_column("Game", overflow="fold")
+        table.add_column("Players", overflow="fold")
+        table.add_column("Options set by the preset", overflow="fold")
         for name in Rules.presets():
             rules = Rules.preset(name)
             low, high = rules.shape.seats
-            diff = ", ".join(f"{k}={option_text(v)}" for k, v in _preset_settings(rules).items())
+            settings = [f"{k}={option_text(v)}" for k, v in _preset_settings(rules).items()]
             seats = str(low) if low == high else f"{low}-{high}"
-            table.add_row(name, rules.title, seats, diff or "-")
+            table.add_row(name, rules.title, seats, "\n".join(settings) or "-")
+        unbounded = console.options.update_width(UNBOUNDED_WIDTH)
+        if Measurement.get(console, unbounded, table).maximum > console.width:
+            # The game's title wraps at words; narrowed, it leaves the options their
+            # whole width at 80 columns, where rich would share the squeeze out evenly.
+            table.columns[1].max_width = 12
         console.print(table)
         console.print("Bots: " + "; ".join(f"{k} — {v}" for k, v in available_bots().items()))
         return
@@ -768,10 +777,11 @@ def show_rules(
     except ValueError as error:
         raise typer.BadParameter(str(error)) from None
     table = Table(title=f"Rules of {preset}: {rules.title}", show_lines=True)
-    table.add_column("Option", style="bold")
-    table.add_column("Value")
-    table.add_column("Allowed")
-    table.add_column("Meaning")
+    # Names and values are typed back as --rules options: folded, never cut short.
+    table.add_column("Option", style="bold", overflow="fold")
+    table.add_column("Value", overflow="fold")
+    table.add_column("Allowed", overflow="fold")
+    table.add_column("Meaning", overflow="fold")
     for name in rules.shape.options:
         opt = OPTION_BY_NAME[name]
         allowed = opt.allowed
@@ -780,6 +790,10 @@ def show_rules(
             allowed = str(low) if low == high else f"{low}..{high}"
         table.add_row(opt.name, option_text(getattr(rules, opt.name)), allowed, opt.help)
     console.print(table)
+
+
+UNBOUNDED_WIDTH = 10_000
+"""Wider than any table: measured in it, a table shows its natural width, not the screen's."""
 
 
 def _preset_settings(rules: Rules) -> dict[str, object]:

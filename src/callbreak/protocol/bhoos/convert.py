@@ -16,7 +16,9 @@ Everything that does not add up is a ``BhoosRequestError`` naming what is
 wrong (the server answers 400 with it): missing or mistyped fields, unknown or
 repeated cards, a card both in the hand and already played, a trick led by the
 wrong player, a card that breaks the rules, a wrong trick winner, a request
-from a player whose turn it is not.
+from a player whose turn it is not.  A card another seat could not have played
+while holding a card it plays later is reported as that contradiction, before
+any replay: the replay would blame it on placeholders, which nobody holds.
 
 ``totalPoints`` become the observation's match totals and ``round`` its deal
 number; ``won`` is only checked to be a count, since the tricks won follow
@@ -43,12 +45,13 @@ from callbreak.cards import (
     FULL_DECK,
     RANK_COUNT,
     SPADES,
+    SUIT_NAMES,
     cards_of,
     parse_card,
 )
 from callbreak.engine import Deal, IllegalAction, Observation, observe
 from callbreak.engine.deal import play_rules
-from callbreak.engine.tricks import beats, legal_mask, trick_winner_offset
+from callbreak.engine.tricks import PlayRules, beats, legal_mask, trick_winner_offset
 from callbreak.points import Points
 from callbreak.rules import Rules
 
@@ -279,8 +282,11 @@ def _dealer(
 # ------------------------------------------------------------------ placeholders
 def _plays(
     history: Sequence[tuple[int, list[int], int]], played: Sequence[int], leader_now: int
-) -> list[tuple[int, int, int, int, bool]]:
-    """Every card played, in order: (seat, card, suit led, card winning before it, first trick)."""
+) -> list[tuple[int, int, int, int, int]]:
+    """Every card played, in order: (seat, card, suit led, card winning before it, trick index).
+
+    The trick index is ``len(history)`` for the trick in progress.
+    """
     out = []
     tricks = [(leader, cards) for leader, cards, _ in history]
     tricks.append((leader_now, list(played)))
@@ -288,7 +294,7 @@ def _plays(
     for number, (leader, cards) in enumerate(tricks):
         led, win = -1, -1
         for offset, card in enumerate(cards):
-            out.append(((leader + offset) % PLAYERS, card, led, win, number == 0))
+            out.append(((leader + offset) % PLAYERS, card, led, win, number))
             if win < 0:
                 led, win = card // RANK_COUNT, card
             elif beats(card, win, trump):
@@ -299,6 +305,7 @@ def _plays(
 def _placeholders(
     rules: Rules,
     me: int,
+    ids: Sequence[str],
     mine: int,
     history: Sequence[tuple[int, list[int], int]],
     played: Sequence[int],
@@ -324,21 +331,28 @@ def _placeholders(
     room = {s: HAND - played_by[s].bit_count() for s in others}
     # What each seat still held when it played each card, from the known cards only.
     later = [0] * PLAYERS
-    checks: list[tuple[int, int, int, int, int, bool]] = []
-    for seat, card, led, win, first in reversed(plays):
+    checks: list[tuple[int, int, int, int, int, bool, int]] = []
+    for index in reversed(range(len(plays))):
+        seat, card, led, win, number = plays[index]
         later[seat] |= 1 << card
         if seat != me and led >= 0:
-            checks.append((seat, card, later[seat], led, win, first))
+            checks.append((seat, card, later[seat], led, win, number == 0, index))
     allowed: dict[int, list[int]] = {}
     forbidden = {s: 0 for s in others}
-    for seat, card, known, led, win, first in checks:
+    contradictions: list[tuple[int, str]] = []
+    for seat, card, known, led, win, first, index in checks:
         if not legal_mask(pr, known, led, win, first, True) >> card & 1:
-            continue  # illegal whatever else it held: the replay explains it
+            # Illegal with the cards this seat plays later alone: no placeholders can
+            # make it legal, and the replay would blame it on invented cards.
+            contradictions.append(_contradiction(pr, ids, plays, index, len(history)))
+            continue
         suspects = unseen & (_suit(led) | _suit(rules.trump_suit))
         for candidate in cards_of(suspects & ~forbidden[seat]):
             hand = known | 1 << candidate
             if not legal_mask(pr, hand, led, win, first, True) >> card & 1:
                 forbidden[seat] |= 1 << candidate
+    if contradictions:
+        raise BhoosRequestError(min(contradictions)[1])
     for card in cards_of(unseen):
         allowed[card] = [s for s in others if not forbidden[s] >> card & 1]
     owner = _match(allowed, room)
@@ -353,6 +367,62 @@ def _placeholders(
     for card, seat in owner.items():
         hands[seat] |= 1 << card
     return hands
+
+
+def _contradiction(
+    pr: PlayRules,
+    ids: Sequence[str],
+    plays: Sequence[tuple[int, int, int, int, int]],
+    index: int,
+    tricks: int,
+) -> tuple[int, str]:
+    """Why the card ``plays[index]`` cannot be, from real cards only, and where that shows.
+
+    The card is illegal whatever else its player held, because of a card the
+    player plays later (and so held then).  The message names that later card
+    and both tricks; the position (the later card's index in ``plays``) lets the
+    caller report the contradiction that shows first.
+    """
+    seat, card, led, win, number = plays[index]
+    who, name, won = ids[seat], CARD_NAMES[card], CARD_NAMES[win]
+    later = [(i, play) for i, play in enumerate(plays) if i > index and play[0] == seat]
+    for position, play in later:
+        witness = play[1]
+        if legal_mask(pr, 1 << card | 1 << witness, led, win, number == 0, True) >> card & 1:
+            continue
+        suit, witness_suit, trump = card // RANK_COUNT, witness // RANK_COUNT, pr.trump
+        suit_led, here = SUIT_NAMES[led], _trick(number, tricks)
+        then = f"but plays {CARD_NAMES[witness]} in {_trick(play[4], tricks)}"
+        if witness_suit == led and suit != led:
+            what = f"showed out of {suit_led} in {here} (played {name} to a {suit_led[:-1]} lead)"
+        elif witness_suit == suit:
+            what = f"did not beat the {won} in {here} (played {name})"
+            then += ", which would have"
+        elif witness_suit == trump and win // RANK_COUNT == trump and beats(witness, win, trump):
+            what = f"showed out of {suit_led} and did not beat the {won} in {here} (played {name})"
+            then += ", which would have"
+        elif witness_suit == trump:
+            what = (
+                f"showed out of {suit_led} and did not trump in {here} "
+                f"(played {name} to a {suit_led[:-1]} lead)"
+            )
+        else:
+            what = (
+                f"played {name} in {here}, which the rules forbid to a player holding "
+                f"{CARD_NAMES[witness]},"
+            )
+        return position, f"history: {who} {what} {then}: no deal fits this history"
+    # No single later card explains it (not so under any rules the engine has).
+    names = ", ".join(CARD_NAMES[play[1]] for _, play in later)
+    return later[-1][0] if later else index, (
+        f"history: {who}'s {name} in {_trick(number, tricks)} breaks the rules with the "
+        f"cards {who} plays later ({names}): no deal fits this history"
+    )
+
+
+def _trick(number: int, tricks: int) -> str:
+    """A trick as a person counts it: from 1, and the trick in progress by that name."""
+    return "the trick in progress" if number >= tricks else f"trick {number + 1}"
 
 
 def _suit(suit: int) -> int:
@@ -402,7 +472,7 @@ def _replay(
 ) -> Deal:
     """The placeholder deal, with every call and card of the request played through it."""
     _check_turns(rules, kind, me, ids, dealer, history, played)
-    hands = _placeholders(rules, me, mine, history, played)
+    hands = _placeholders(rules, me, ids, mine, history, played)
     assert sum(h.bit_count() for h in hands) == DECK_SIZE
     deal = Deal(_replay_rules(rules), [cards_of(h) for h in hands], dealer=dealer)
     for offset in range(1, PLAYERS + 1):
