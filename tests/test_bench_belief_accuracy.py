@@ -4,16 +4,14 @@ seats that play exactly as the sampler's model of them (the heuristic) than the 
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import numpy as np
 import pytest
 
+from bench_support import load_bench
 from callbreak.bots import make_bot
 from callbreak.engine import Match
 from callbreak.record import match_record
@@ -22,13 +20,7 @@ from callbreak.rules import Rules
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    path = Path(__file__).parents[1] / "bench" / "belief_accuracy.py"
-    spec = importlib.util.spec_from_file_location("belief_accuracy", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["belief_accuracy"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("belief_accuracy")
 
 
 def heuristic_game(seed: int) -> dict[str, Any]:

@@ -4,28 +4,17 @@ rule of thumb, and the script has to rank that reading first on the heuristic's 
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import numpy as np
 import pytest
 
-
-def load(name: str) -> ModuleType:
-    path = Path(__file__).parents[1] / "bench" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+from bench_support import load_bench
 
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    return load("call_reading")
+    return load_bench("call_reading")
 
 
 def test_call_probabilities_are_a_distribution_over_the_calls(bench: ModuleType) -> None:
@@ -39,7 +28,7 @@ def test_call_probabilities_are_a_distribution_over_the_calls(bench: ModuleType)
 
 
 def test_the_heuristics_calls_are_read_best_by_its_own_rule(bench: ModuleType) -> None:
-    rows = load("expert_deals").stream("heuristic", 61, 120)
+    rows = load_bench("expert_deals").stream("heuristic", 61, 120)
     scores = bench.scores(rows)
     rule = next(v for k, v in scores.items() if k.startswith("rule of thumb"))
     learned = next(v for k, v in scores.items() if k.startswith("forecast mean, calls"))

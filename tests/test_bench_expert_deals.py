@@ -4,14 +4,12 @@ the seed as the shipped weights' retrain says."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import numpy as np
 import pytest
 
+from bench_support import load_bench
 from callbreak.cards import RANK_COUNT
 
 FAST = "expert:deterministic=1,worlds=4,call_worlds=8"
@@ -19,13 +17,7 @@ FAST = "expert:deterministic=1,worlds=4,call_worlds=8"
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    path = Path(__file__).parents[1] / "bench" / "expert_deals.py"
-    spec = importlib.util.spec_from_file_location("expert_deals", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["expert_deals"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("expert_deals")
 
 
 def test_each_deal_gives_four_seats_that_make_up_the_deck_and_its_tricks(

@@ -4,7 +4,6 @@ the match share against par with its interval) and its commands must be the aren
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -14,17 +13,14 @@ from typing import Any
 
 import pytest
 
+from bench_support import load_bench
+
 ROOT = Path(__file__).parents[1]
 
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    path = ROOT / "bench" / "family_strength.py"
-    spec = importlib.util.spec_from_file_location("family_strength", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("family_strength")
 
 
 def test_the_wilson_interval(bench: ModuleType) -> None:

@@ -3,14 +3,12 @@ exactly the arena's games and the open-card one really plays out the true deal."
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from bench_support import load_bench
 from callbreak import Match, Rules
 from callbreak.arena import ArenaConfig, run_arena
 from callbreak.arena.pool import summarize_mix
@@ -20,13 +18,7 @@ CANDIDATE = "expert:deterministic=1,worlds=4,call_worlds=8"
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    path = Path(__file__).parents[1] / "bench" / "open_cards.py"
-    spec = importlib.util.spec_from_file_location("open_cards", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["open_cards"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("open_cards")
 
 
 def test_the_plain_expert_plays_the_arenas_games(bench: ModuleType) -> None:

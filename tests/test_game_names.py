@@ -5,15 +5,13 @@ its faces, bots and phases are ones that those layers know."""
 from __future__ import annotations
 
 import ast
-import importlib.util
-import sys
 from collections.abc import Iterator
 from dataclasses import replace
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from bench_support import load_bench
 from callbreak import Deal, Match, Rules
 from callbreak.advice import explain
 from callbreak.bots import make_bot
@@ -27,13 +25,7 @@ from callbreak.tui.render import rules_summary
 
 @pytest.fixture(scope="module")
 def name_checks() -> ModuleType:
-    path = Path(__file__).parents[1] / "bench" / "name_checks.py"
-    spec = importlib.util.spec_from_file_location("name_checks", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["name_checks"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("name_checks")
 
 
 def test_no_module_outside_the_games_compares_a_game_name(name_checks: ModuleType) -> None:

@@ -5,12 +5,11 @@ which options are set to OpenSpiel's and why; it runs 2,000 deals a line)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from bench_support import load_bench
 
 pytest.importorskip("pyspiel", reason="OpenSpiel is in the dev extra")
 
@@ -19,13 +18,7 @@ DEALS = 200
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    path = Path(__file__).parents[1] / "bench" / "openspiel_agreement.py"
-    spec = importlib.util.spec_from_file_location("openspiel_agreement", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["openspiel_agreement"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("openspiel_agreement")
 
 
 def test_spades_agrees(bench: ModuleType) -> None:
