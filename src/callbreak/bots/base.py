@@ -66,6 +66,32 @@ def available_bots() -> dict[str, str]:
     return {name: help for name, (_, help) in sorted(_REGISTRY.items())}
 
 
+RIVALRY = (
+    "is the weight of the others' mean points against the seat's own: 0 (its own points "
+    "only) or more"
+)
+"""What every searching bot's ``rivalry`` is, for the message that refuses one (a negative
+weight would score the others' points as the seat's own gain: no strategy, only a typo)."""
+
+
+def check_number(
+    name: str, value: float, what: str, *, least: float | None = None, above: float | None = None
+) -> None:
+    """Refuse option ``name`` unless ``value`` is a finite number, at least ``least`` and more
+    than ``above`` where given: ``ValueError("{name} {what}, not {value!r}")``.
+
+    A bot made in Python skips ``make_bot``'s checks, and many options are read only in the
+    middle of a game, where a bad one stops a long run.  The range is tested as "not inside
+    it": nan fails every comparison, so a test for "outside it" would let nan through."""
+    inside = (
+        math.isfinite(value)
+        and (least is None or value >= least)
+        and (above is None or value > above)
+    )
+    if not inside:
+        raise ValueError(f"{name} {what}, not {value!r}")
+
+
 def _parse_value(text: str) -> Any:
     for kind in (int, float):
         try:

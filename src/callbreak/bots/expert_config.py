@@ -16,6 +16,7 @@ import numbers
 from dataclasses import dataclass
 from typing import Any
 
+from callbreak.bots.base import RIVALRY, check_number
 from callbreak.bots.learned import CALL_WEIGHTS, call_weight_versions
 
 MODELS = ("heuristic", "noisy", "trumper", "ducker", "greedy")
@@ -144,11 +145,12 @@ class ExpertConfig:
     def __post_init__(self) -> None:
         # Every range is written as "not (inside it)": nan fails every comparison, so a
         # check written as "outside it" would let nan through to the search.
-        if not (math.isfinite(self.budget_ms) and self.budget_ms > 0):
-            raise ValueError(
-                f"budget_ms must be positive: the milliseconds of one decision "
-                f"(1000 by default), not {self.budget_ms!r}"
-            )
+        check_number(
+            "budget_ms",
+            self.budget_ms,
+            "must be positive: the milliseconds of one decision (1000 by default)",
+            above=0,
+        )
         # A count of 0 worlds searched nothing, and the expert quietly played the
         # heuristic's moves, each counted as a fallback: refused here, not at a card.
         _check_count(
@@ -166,28 +168,26 @@ class ExpertConfig:
             0,
             "the tricks left from which each world is solved exactly (0, the default: never)",
         )
-        if self.call_bias is not None and not math.isfinite(self.call_bias):
-            raise ValueError(
-                "call_bias is tricks added to each playout before a call is scored: a finite "
-                f"number, or None for the game's default, not {self.call_bias!r}"
+        if self.call_bias is not None:
+            check_number(
+                "call_bias",
+                self.call_bias,
+                "is tricks added to each playout before a call is scored: a finite number, "
+                "or None for the game's default",
             )
         if self.call_spread is not None and not 0 <= self.call_spread <= 0.5:
             raise ValueError(
                 "call_spread is a share of weight moved each way: 0 to 0.5, "
                 f"not {self.call_spread!r}"
             )
-        # Negative rivalry would score the others' points as the seat's own gain: in a
-        # game where every seat plays for itself that is no strategy, only a typo.
-        if not (math.isfinite(self.rivalry) and self.rivalry >= 0):
-            raise ValueError(
-                "rivalry is the weight of the others' mean points against the seat's own: "
-                f"0 (its own points only) or more, 1 by default, not {self.rivalry!r}"
-            )
-        if not (math.isfinite(self.call_sigma) and self.call_sigma > 0):
-            raise ValueError(
-                "call_sigma is how far, in tricks, another seat's call may stray from its "
-                f"hand's worth: more than 0, 0.6 by default, not {self.call_sigma!r}"
-            )
+        check_number("rivalry", self.rivalry, RIVALRY + ", 1 by default", least=0)
+        check_number(
+            "call_sigma",
+            self.call_sigma,
+            "is how far, in tricks, another seat's call may stray from its hand's worth: "
+            "more than 0, 0.6 by default",
+            above=0,
+        )
         if not 0 < self.surprise <= 1:
             raise ValueError(
                 f"surprise is a likelihood factor: more than 0, at most 1, not {self.surprise!r}"
@@ -237,13 +237,7 @@ class ExpertConfig:
     def replace(self, **changes: Any) -> ExpertConfig:
         """A copy with ``changes``, checked as a new config; an unknown name is a TypeError
         that lists the known ones."""
-        known = {f.name for f in dataclasses.fields(self)}
-        unknown = sorted(set(changes) - known)
-        if unknown:
-            raise TypeError(
-                f"unknown expert option(s) {', '.join(unknown)}: choose from "
-                + ", ".join(f.name for f in dataclasses.fields(self))
-            )
+        _refuse_unknown(changes)
         return dataclasses.replace(self, **changes)
 
     @classmethod
@@ -256,16 +250,20 @@ class ExpertConfig:
             raise ValueError(
                 f"unknown expert preset {preset!r}: choose one of {', '.join(PRESETS)}"
             ) from None
-        fields = [f.name for f in dataclasses.fields(cls)]
-        unknown = sorted(set(options) - set(fields))
-        if unknown:  # a spec may also name its preset, which ``replace`` does not know
-            raise TypeError(
-                f"unknown expert option(s) {', '.join(unknown)}: choose from preset ("
-                + ", ".join(PRESETS)
-                + "), "
-                + ", ".join(fields)
-            )
+        # a spec may also name its preset, so the refusal lists it among the choices
+        _refuse_unknown(options, "preset (" + ", ".join(PRESETS) + "), ")
         return base.replace(**options)
+
+
+def _refuse_unknown(options: dict[str, Any], also: str = "") -> None:
+    """A TypeError naming the options that are no field of ``ExpertConfig``, and the choices
+    (``also`` first: what the caller takes beside the fields)."""
+    fields = [f.name for f in dataclasses.fields(ExpertConfig)]
+    unknown = sorted(set(options) - set(fields))
+    if unknown:
+        raise TypeError(
+            f"unknown expert option(s) {', '.join(unknown)}: choose from {also}" + ", ".join(fields)
+        )
 
 
 V1: dict[str, Any] = {

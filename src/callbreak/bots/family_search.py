@@ -28,6 +28,7 @@ import random
 import time
 from typing import Any
 
+from callbreak.bots.base import RIVALRY, check_number
 from callbreak.bots.heuristic import HeuristicBot, shortlist
 from callbreak.bots.search.family import FamilyWorlds
 from callbreak.bots.search.odds import MatchValue, match_value
@@ -128,23 +129,17 @@ class FamilySearchBot:
         a match, a world is worth the seat's share of the match from the totals it leaves
         (``search.odds``), 0: its points for the deal whatever the match; ``shortlist`` 1: where
         the heuristic ranks many actions, only its ``_SHORTLIST`` best are weighed."""
-        # Written as "not (inside the range)", so that nan, which fails every comparison,
-        # is refused too: the expert's config checks its own options, but a bot made here
-        # directly would otherwise search with them.
-        if not (math.isfinite(budget_ms) and budget_ms > 0):
-            raise ValueError(f"budget_ms must be positive: milliseconds, not {budget_ms!r}")
-        if not worlds >= 1:
-            raise ValueError(f"worlds must be at least 1, not {worlds!r}")
-        if not (math.isfinite(rivalry) and rivalry >= 0):
-            raise ValueError(
-                "rivalry is the weight of the others' mean points: 0 (the seat's own points "
-                f"only) or more, not {rivalry!r}"
-            )
-        if not (math.isfinite(margin) and margin >= 0):
-            raise ValueError(
-                "margin is the standard errors by which the worlds must prefer an action to "
-                f"the heuristic's: 0 (the best action) or more, not {margin!r}"
-            )
+        # The expert's config checks its own options; a bot made here directly is checked here.
+        check_number("budget_ms", budget_ms, "must be positive: milliseconds", above=0)
+        check_number("worlds", worlds, "must be at least 1", least=1)
+        check_number("rivalry", rivalry, RIVALRY, least=0)
+        check_number(
+            "margin",
+            margin,
+            "is the standard errors by which the worlds must prefer an action to the "
+            "heuristic's: 0 (the best action) or more",
+            least=0,
+        )
         self.budget = budget_ms / 1000
         self.worlds = worlds
         self.rivalry = rivalry

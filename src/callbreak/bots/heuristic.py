@@ -8,12 +8,11 @@ knows comes from its ``Observation`` (through ``knowledge.read``).
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable
 
 from callbreak.bots import batak, fivecard, rook
-from callbreak.bots.base import CALLS, register_bot
+from callbreak.bots.base import CALLS, check_number, register_bot
 from callbreak.bots.knowledge import Knowledge, read
 from callbreak.bots.trickplay import estimate_tricks as estimate_tricks  # named here too
 from callbreak.cards import CARD_NAMES, RANK_COUNT, SUIT_MASKS, SUITS, parse_card
@@ -33,10 +32,7 @@ class HeuristicBot:
         if not 0.0 <= blunder <= 1.0:
             raise ValueError(f"blunder is a probability from 0 to 1, not {blunder!r}")
         # nan or inf would pass here and fail at the first call, rounding the estimate.
-        if not math.isfinite(caution):
-            raise ValueError(
-                f"caution is tricks kept below the estimate: a finite number, not {caution!r}"
-            )
+        check_number("caution", caution, "is tricks kept below the estimate: a finite number")
         self.caution = caution
         self.blunder = blunder
         self._rng = random.Random(seed)

@@ -29,11 +29,10 @@ and phases other than calls and cards (a misdeal claim), are the heuristic's.
 
 from __future__ import annotations
 
-import math
 import random
 from typing import Any
 
-from callbreak.bots.base import register_bot
+from callbreak.bots.base import RIVALRY, check_number, register_bot
 from callbreak.bots.expert import compiled_search_plays
 from callbreak.bots.heuristic import HeuristicBot
 from callbreak.cards import CARD_NAMES, RANK_COUNT, SUIT_MASKS, parse_card
@@ -93,29 +92,21 @@ class MctsBot:
         rivalry: float = 0.0,
         margin: float = 0.0,
     ) -> None:
-        # Written as "not (inside the range)", so that nan, which fails every comparison,
-        # is refused too rather than searched with.
         if not (worlds >= 1 and iterations >= 1):
             raise ValueError(
                 "worlds and iterations are whole numbers, at least 1, "
                 f"not worlds={worlds!r}, iterations={iterations!r} (16 and 300 by default)"
             )
-        if not (math.isfinite(explore) and explore > 0):
-            raise ValueError(
-                "explore is the UCT constant, in points: more than 0 (2 by default), "
-                f"not {explore!r}"
-            )
-        if not (math.isfinite(rivalry) and rivalry >= 0):
-            raise ValueError(
-                "rivalry is the weight of the others' mean points in a seat's reward: 0 (its "
-                f"own points only, the default) or more, not {rivalry!r}"
-            )
+        check_number(
+            "explore",
+            explore,
+            "is the UCT constant, in points: more than 0 (2 by default)",
+            above=0,
+        )
+        check_number("rivalry", rivalry, RIVALRY, least=0)
         # A negative margin is meaningful (calls a trick lower, as the heuristic's caution
         # does), so only a margin that is no number is refused: nan would fail at the call.
-        if not math.isfinite(margin):
-            raise ValueError(
-                f"margin is tricks added to the count: a finite number, not {margin!r}"
-            )
+        check_number("margin", margin, "is tricks added to the count: a finite number")
         self.worlds = worlds
         self.iterations = iterations
         self.explore = float(explore)

@@ -46,10 +46,9 @@ not go.
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
-from callbreak.bots.base import CALLS, Bot, register_bot
+from callbreak.bots.base import CALLS, Bot, check_number, register_bot
 from callbreak.bots.expert import ExpertBot
 from callbreak.bots.heuristic import HeuristicBot
 from callbreak.bots.knowledge import Knowledge
@@ -81,12 +80,10 @@ def _lowest(k: Knowledge, cards: list[int]) -> int:
     )
 
 
-def _check_margin(name: str, tricks: float) -> None:
-    """Refuse a margin that is no number under its own name: passed on as the heuristic's
-    ``caution``, it would be refused as an option the spec never gave.  Any finite margin
-    has a meaning (``cautious:under=-1`` calls a trick over)."""
-    if not math.isfinite(tricks):
-        raise ValueError(f"{name} is tricks off the estimate: a finite number, not {tricks!r}")
+MARGIN = "is tricks off the estimate: a finite number"
+"""A style's ``under`` or ``over``, refused under its own name: passed on as the heuristic's
+``caution``, it would be refused as an option the spec never gave.  Any finite margin has a
+meaning (``cautious:under=-1`` calls a trick over)."""
 
 
 class StyleBot(HeuristicBot):
@@ -112,7 +109,7 @@ class CautiousBot(StyleBot):
     name = "cautious"
 
     def __init__(self, seed: int | None = None, under: float = 1.0, blunder: float = 0.0) -> None:
-        _check_margin("under", under)
+        check_number("under", under, MARGIN)
         super().__init__(seed=seed, caution=_HEURISTIC_CAUTION + under, blunder=blunder)
 
 
@@ -127,7 +124,7 @@ class AggressiveBot(StyleBot):
     def __init__(
         self, seed: int | None = None, over: float = 1.0, greedy: int = 1, blunder: float = 0.0
     ) -> None:
-        _check_margin("over", over)
+        check_number("over", over, MARGIN)
         if greedy not in (0, 1):
             raise ValueError(
                 f"greedy is a switch: 1 (the default: it keeps taking tricks once its call "
@@ -150,7 +147,7 @@ class DuckerBot(StyleBot):
     name = "ducker"
 
     def __init__(self, seed: int | None = None, under: float = 0.5, blunder: float = 0.0) -> None:
-        _check_margin("under", under)
+        check_number("under", under, MARGIN)
         super().__init__(seed=seed, caution=_HEURISTIC_CAUTION + under, blunder=blunder)
 
     def _lead(self, k: Knowledge, legal: list[int], need: int) -> int:
