@@ -239,6 +239,18 @@ class DealReview:
         """Whether the head is the solver's call review (a call to speak of)."""
         return self.method == SOLVER
 
+    @property
+    def noun(self) -> str:
+        """What the decisions are: the solver's are the cards alone (its call is reviewed
+        apart), the playouts' every choice, bids included."""
+        return "cards" if self.called else "decisions"
+
+    @property
+    def call_lost(self) -> Points:
+        """What the solver's call lost (nothing where no call is reviewed): a summary of the
+        cards alone would read a bad call with a perfect line as a perfect deal."""
+        return self.call.lost if self.called else Points(0)
+
     def heading(self, name: str = "you") -> str:
         """The deal in one phrase: "you called 4, won 5, scored +4.1" (no call in the games
         valued by playouts: "you won 5 tricks, scored -3.0")."""

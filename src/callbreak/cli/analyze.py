@@ -153,7 +153,7 @@ def _document(
     from callbreak.points import Points
 
     lost = sum((r.lost for r in reviews), Points(0))
-    call_lost = sum((r.call.lost for r in reviews if r.called), Points(0))
+    call_lost = sum((r.call_lost for r in reviews), Points(0))
     decisions = sum(len(r.decisions) for r in reviews)
     return {
         "record": str(record),
@@ -202,21 +202,17 @@ def _print(console: Console, title: str, seat: int, reviews: list[DealReview], e
 
 
 def summary_line(review: DealReview) -> str:
-    """A deal's last line.  The solver's decisions are the cards alone, its call reviewed
-    apart, so the line says "cards" and adds what the call lost: "0 of 13 decisions lost
-    value" under a call that lost 3 read as a perfect deal.  The playouts' decisions are
-    every choice, bids included, so there they are "decisions" and the count is whole."""
+    """A deal's last line: its decisions in their own noun, and what the call lost beside
+    them (``DealReview.noun``, ``DealReview.call_lost``)."""
     from callbreak.analysis import signed
     from callbreak.points import Points
 
-    noun = "cards" if review.called else "decisions"
     line = (
-        f"{len(review.mistakes)} of {len(review.decisions)} {noun} lost value "
+        f"{len(review.mistakes)} of {len(review.decisions)} {review.noun} lost value "
         f"({signed(-review.lost)} in all)"
     )
     if review.unknown:
         line += f", {review.unknown} unknown"
-    call_lost = review.call.lost if review.called else Points(0)
-    if call_lost > Points(0):
-        line += f"; the call lost {call_lost.tenths / 10:.1f}"
+    if review.call_lost > Points(0):
+        line += f"; the call lost {review.call_lost.tenths / 10:.1f}"
     return line

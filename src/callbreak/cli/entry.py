@@ -2,8 +2,8 @@
 
 The command line proper (``callbreak.cli.main``) takes a few tenths of a second to import
 typer, rich and the engine, and until it has, no command can catch Ctrl-C: an interrupt
-then printed a KeyboardInterrupt traceback.  This module imports nothing at its top, so
-that the import itself stands inside the ``try``; commands that do not catch Ctrl-C
+then printed a KeyboardInterrupt traceback.  This module imports nothing heavy at its top,
+so that the import itself stands inside the ``try``; commands that do not catch Ctrl-C
 themselves end with the same line (``callbreak.cli.main``), those that do keep their own.
 Only the package's facade (``callbreak/__init__``, a tenth of a second of engine imports)
 is loaded before this module can be, and stays uncovered.
@@ -13,12 +13,7 @@ from __future__ import annotations
 
 import sys
 
-INTERRUPTED = "Interrupted."
-"""What a command stopped by Ctrl-C says, on stderr, instead of a traceback (the same words
-as ``callbreak.cli.main`` writes for a command stopped once it has started)."""
-
-EXIT_INTERRUPTED = 130
-"""The status a shell gives a command stopped by SIGINT (128 + 2): scripts test for it."""
+from callbreak.cli.interrupt import EXIT_INTERRUPTED, INTERRUPTED
 
 
 def run() -> None:

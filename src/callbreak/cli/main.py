@@ -29,11 +29,13 @@ from callbreak.cli.common import (
     rules_from_flags,
     writable,
 )
+from callbreak.cli.interrupt import EXIT_INTERRUPTED, INTERRUPTED
 from callbreak.cli.pool import MIXES_HELP, POOL_HELP, arena_pool
 from callbreak.engine import Match
 from callbreak.faces import contract_words, seat_name
 from callbreak.games import PRESETS
 from callbreak.rules import OPTION_BY_NAME, Rules, option_text
+from callbreak.server.config import GRACE_MAX_S
 
 if TYPE_CHECKING:
     from callbreak.arena import ArenaSummary
@@ -425,7 +427,7 @@ def _interruptible(command: Callable[P, None]) -> Callable[P, None]:
             if made and isinstance(report, Path) and report.is_dir() and not any(report.iterdir()):
                 report.rmdir()
             typer.secho("Interrupted: the arena run stopped and its workers ended.", err=True)
-            raise typer.Exit(130) from None
+            raise typer.Exit(EXIT_INTERRUPTED) from None
 
     return run
 
@@ -802,10 +804,6 @@ def _preset_settings(rules: Rules) -> dict[str, object]:
     return {k: v for k, v in rules.options().items() if base[k] != v}
 
 
-GRACE_MAX_S = 3600.0
-"""The longest ``serve --grace``: the web API takes a table's ``grace_s`` from 0 to 3600
-(``server.app.CreateTable``), and the server's default is held to the same."""
-
 LOG_LEVELS = ("debug", "info", "warning", "error")
 """``serve --log-level``: the levels both ``logging`` and uvicorn know, so that a typo is a
 usage error before the server starts, not a traceback after it announced its address."""
@@ -926,7 +924,7 @@ def serve_bot(
         raise typer.Exit(1) from None
     except KeyboardInterrupt:  # at any time, warming up or serving: the workers are ended
         typer.secho("Interrupted: serve-bot stopped and its workers ended.", err=True)
-        raise typer.Exit(130) from None
+        raise typer.Exit(EXIT_INTERRUPTED) from None
 
 
 @app.command("import-bhoos")
@@ -1048,16 +1046,15 @@ def _interrupted_quietly(command: Callable[P, R]) -> Callable[P, R]:
     """Ctrl-C in a command that has no words of its own for it ends with the line and the
     status 130 that ``cli.entry`` gives one before the command started: typer would end it
     in silence, which could be taken for a finished command.  A command that catches Ctrl-C
-    itself (arena, serve-bot, play) says what it stopped, and this never sees it.  The line
-    is written out here, not imported: ``cli.entry`` imports this module."""
+    itself (arena, serve-bot, play) says what it stopped, and this never sees it."""
 
     @wraps(command)
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return command(*args, **kwargs)
         except KeyboardInterrupt:
-            typer.echo("Interrupted.", err=True)
-            raise typer.Exit(130) from None
+            typer.echo(INTERRUPTED, err=True)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
 
     return run
 

@@ -37,7 +37,7 @@ from callbreak.record import RecordError, verify_seed
 from callbreak.record.fair import parse_hex
 from callbreak.rules import OPTION_BY_NAME, Rules
 from callbreak.server.bus import LocalBus, RedisBus
-from callbreak.server.config import ServerConfig
+from callbreak.server.config import GRACE_MAX_S, ServerConfig
 from callbreak.server.hub import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -130,7 +130,7 @@ class CreateTable(BaseModel):
     options: dict[str, str | int | float | bool | None] = Field(default_factory=dict)
     level: str = Field(default="medium", max_length=32)
     seat: int = Field(default=0, ge=0, lt=MAX_SEATS)
-    grace_s: float | None = Field(default=None, ge=0, le=3600)
+    grace_s: float | None = Field(default=None, ge=0, le=GRACE_MAX_S)
     seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
     """Only with ``practice``: to deal known cards (tests, a rematch of a recorded match, so
     any seed a record holds)."""

@@ -37,6 +37,11 @@ def async_db_url(url: str) -> str:
     raise ValueError(f"unsupported database URL {url!r}: use sqlite:///FILE or postgresql://...")
 
 
+GRACE_MAX_S = 3600.0
+"""The longest a dropped player keeps the seat: a table's ``grace_s`` (the web API) and
+``serve --grace`` take 0 to this."""
+
+
 @dataclass(frozen=True)
 class ServerConfig:
     """Everything a server process needs; defaults are for people playing, tests shorten them."""

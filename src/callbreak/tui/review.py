@@ -117,7 +117,6 @@ def review_body(review: DealReview, name: str = "You") -> list[RenderableType]:
     # the heading in the game's words, the person's name as typed ("call me" is no bid)
     heading = words.reword(review.heading("{name}")).replace("{name}", name)
     head = Text(f"Deal {review.number}: {heading}", style="bold")
-    noun = "cards" if review.called else "decisions"
     lines = Table.grid(padding=(0, 0))
     lines.add_column()
     for decision in review.decisions:
@@ -125,16 +124,16 @@ def review_body(review: DealReview, name: str = "You") -> list[RenderableType]:
     mistakes = len(review.mistakes)
     if mistakes:
         summary = (
-            f"{mistakes} of {len(review.decisions)} {noun} lost value "
+            f"{mistakes} of {len(review.decisions)} {review.noun} lost value "
             f"({_signed(-review.lost)} in all)"
         )
-    elif review.called and review.call.lost > Points(0):
+    elif review.call_lost > Points(0):
         summary = f"No card of the {len(review.decisions)} lost value"  # the call did: below
     elif review.called:
         summary = f"No card of the {len(review.decisions)} lost value: a perfect line."
     else:
         summary = f"No decision of the {len(review.decisions)} lost value: a perfect line."
-    call_lost = review.call.lost if review.called else Points(0)
+    call_lost = review.call_lost
     if call_lost > Points(0):  # a bad call with perfect cards is no perfect line
         summary += f"; the call lost {call_lost}"
     if review.unknown:
