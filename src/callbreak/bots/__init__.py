@@ -4,7 +4,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from callbreak.bots import base
 from callbreak.bots.base import (
@@ -65,7 +65,22 @@ def import_bots(modules: Sequence[str]) -> None:
         except Exception as error:
             raise ValueError(
                 f"cannot import {module!r} for its bots: {type(error).__name__}: {error}"
+                f"{_module_hint(module)}"
             ) from None
+
+
+def _module_hint(module: str) -> str:
+    """What to write instead when ``module`` is a file's name or path (``mybot.py``,
+    ``bots/mybot.py``), which Python's own message ("'mybot' is not a package") leaves
+    the reader to work out; empty for a module's name."""
+    path = PurePath(module.replace("\\", "/"))
+    if path.suffix != ".py" and len(path.parts) < 2:
+        return ""
+    parts = [part for part in path.with_suffix("").parts if part not in ("/", ".")]
+    if path.is_absolute() or ".." in parts:
+        # Only a path below the current directory names a module from it.
+        return f" (give the module's name, not its file: --import {path.stem}, run from its folder)"
+    return f" (give the module's name, not its file: --import {'.'.join(parts)})"
 
 
 __all__ = [

@@ -51,10 +51,53 @@ BotFactory = Callable[..., Bot]
 _REGISTRY: dict[str, tuple[BotFactory, str]] = {}
 
 
+_NOT_IN_A_NAME = frozenset(":,=#/ \t\n")
+"""Characters a bot's name cannot hold: a spec splits on ``:`` ``,`` ``=``, and the arena reads
+a seat with ``/`` or ``#`` as a remote bot's address (``http://host:port#budget_ms=...``), so
+such a name could be registered but never made."""
+
+
+def _origin(factory: object) -> str:
+    """Where ``factory`` comes from, ``module.qualname``, for a message that names it."""
+    qualname = getattr(factory, "__qualname__", None) or type(factory).__qualname__
+    return f"{_module(factory)}.{qualname}"
+
+
+def _module(factory: object) -> str | None:
+    """The module ``factory`` was defined in (None for one that does not say, a partial)."""
+    module = getattr(factory, "__module__", None)
+    return module if isinstance(module, str) else None
+
+
 def register_bot(name: str, help: str) -> Callable[[BotFactory], BotFactory]:
-    """Register a bot factory under ``name`` (called with ``seed=`` and the spec's options)."""
+    """Register a bot factory under ``name`` (called with ``seed=`` and the spec's options).
+
+    A name that no spec could reach (empty, or holding ``:`` ``,`` ``=`` ``/`` ``#`` or a
+    space) is refused here, as is a factory that cannot be called, rather than at the first
+    ``make_bot``; so is a name already taken by a bot of another module (``heuristic``): a
+    silent replacement would change what every table, arena and pool seating that name
+    plays.  A module registering the name again (reloaded, a notebook cell run twice)
+    replaces its own bot."""
+    if not isinstance(name, str) or not name or _NOT_IN_A_NAME & set(name):
+        raise ValueError(
+            f"register_bot({name!r}): a bot's name is one word without spaces, ':', ',', '=', "
+            "'/' or '#' (a spec is name:key=value,...), such as 'my-bot'"
+        )
+    if not isinstance(help, str):
+        raise TypeError(f"register_bot({name!r}, help=...): help is a line of text on the bot")
 
     def decorate(factory: BotFactory) -> BotFactory:
+        if not callable(factory):
+            raise TypeError(
+                f"register_bot({name!r}) registers a class or a function that makes the bot, "
+                f"not {type(factory).__name__} {factory!r}"
+            )
+        taken = _REGISTRY.get(name)
+        if taken is not None and _module(taken[0]) != _module(factory):
+            raise ValueError(
+                f"bot name {name!r} is taken by {_origin(taken[0])}: register "
+                f"{_origin(factory)} under another name"
+            )
         _REGISTRY[name] = (factory, help)
         return factory
 
@@ -145,9 +188,17 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     options = {key: _option_value(name, factory, key, text) for key, text in texts.items()}
     options.setdefault("seed", seed)
     try:
-        return factory(**options)
+        bot = factory(**options)
     except TypeError as error:
         raise ValueError(f"bad options for bot {name!r}: {error}") from None
+    if not callable(getattr(bot, "act", None)):
+        # Found here, where the bot is made, not as an AttributeError at its first decision
+        # in the middle of a run.
+        raise ValueError(
+            f"bot {name!r} cannot be made: its factory {_origin(factory)} returned "
+            f"{type(bot).__name__} {bot!r:.60}, which has no act(observation) method"
+        )
+    return bot
 
 
 def _check_names(name: str, factory: BotFactory, options: dict[str, str]) -> None:

@@ -66,6 +66,17 @@ MAX_SEED = 2**63 - 1
 them back exactly."""
 
 
+def check_rules(rules: object) -> None:
+    """Refuse anything but a ``Rules`` as a deal's or a match's rules, saying how to make one:
+    a preset's name passed as is would fail on its first rule read, an ``AttributeError``
+    about ``str`` that names neither the argument nor the fix."""
+    if not isinstance(rules, Rules):
+        raise TypeError(
+            f"rules must be a callbreak.Rules, not {rules!r}: "
+            "Rules.preset('callbreak'), or .replace(...) on one for other options"
+        )
+
+
 def check_seed(seed: object, what: str = "seed", show: Callable[[Any], str] = repr) -> int:
     """``seed`` as a match or shuffle seed: a whole number from 0 to ``MAX_SEED``.
 
@@ -330,11 +341,13 @@ class Deal:
         context: Context | None = None,
         hand_size: int | None = None,
     ) -> None:
+        check_rules(rules)
         self.rules = rules
         self.players = n = rules.players
-        if not 0 <= dealer < n:
+        seat = whole_number(dealer)  # not "0", whose comparison with 0 is a TypeError
+        if seat is None or not 0 <= seat < n:
             raise ValueError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
-        self.dealer = dealer
+        self.dealer = dealer = seat
         self.seed = None if seed is None else check_seed(seed)
         seed = self.seed  # a plain int from here on (a numpy one cannot seed Random)
         engine = _engine(rules)

@@ -15,7 +15,7 @@ from typing import Any
 
 from callbreak.decks import DECKS, ROOK_FREE, STANDARD, Deck
 from callbreak.engine.actions import Action
-from callbreak.engine.deal import OVER, VOID, Deal
+from callbreak.engine.deal import OVER, VOID, Deal, check_rules
 from callbreak.engine.deal import check_seed as check_seed  # a match's seed, as a deal's
 from callbreak.engine.games import Context
 from callbreak.engine.observation import Observation, observe, observe_public
@@ -155,6 +155,7 @@ class Match:
         void_limit: int | None = VOID_LIMIT,
         deals_before: int = 0,
     ) -> None:
+        check_rules(rules)
         if hands is not None and decks is not None:
             raise ValueError("give the hands or the decks of the deals, not both")
         if void_limit is not None and (

@@ -7,6 +7,7 @@ here, and the tests check exactly this function.
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -184,6 +185,10 @@ def observe(
     ``seat=None`` is not allowed here; a spectator's view is ``observe_public``, built
     without any private piece rather than by deleting them afterwards.
     """
+    if type(seat) is not int and (
+        isinstance(seat, bool) or not isinstance(seat, numbers.Integral)
+    ):  # "1" would fail on the comparison below with a TypeError, True pass as seat 1
+        raise ValueError(f"seat must be a whole number from 0 to {deal.players - 1}, not {seat!r}")
     if not 0 <= seat < deal.players:
         raise ValueError(f"seat must be from 0 to {deal.players - 1}, not {seat!r}")
     return _build(deal, seat, totals, deal_number, counting_seats)

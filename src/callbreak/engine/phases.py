@@ -197,7 +197,8 @@ class Call(Phase):
             raise IllegalAction(
                 f"{action!r} is not a call: call a whole number from {rules.min_call} "
                 f"to {rules.max_call} (min_call, max_call)",
-                "max_call" if call is not None and call > rules.max_call else "min_call",
+                # Not a number at all breaks no bound: rule "call", as "card" for a non-card.
+                "call" if call is None else "max_call" if call > rules.max_call else "min_call",
             )
         seat = deal.to_act
         assert seat is not None
@@ -336,7 +337,8 @@ class Auction(Phase):
                     rule = "bid_step"
                 else:
                     why = f"bid from {rules.min_bid} to {rules.max_bid} (min_bid, max_bid)"
-                    rule = "min_bid"
+                    # The bound broken; no bound at all for what is not a number.
+                    rule = "bid" if bid is None else "max_bid" if bid > rules.max_bid else "min_bid"
                 choices = f"{allowed.start}..{allowed[-1]} or pass" if allowed else "pass"
                 raise IllegalAction(f"{action!r} is not allowed: {why}; say {choices}", rule)
             deal.log.append(Bid((self.name, seat, bid)))

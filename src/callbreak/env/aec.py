@@ -109,6 +109,17 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
                 f"the rules given are {rules.name}'s, not {preset}'s: give the preset or the "
                 "rules (rules=Rules.preset(...).replace(...) for a variant)"
             )
+        if rules is not None and not isinstance(rules, Rules):
+            raise TypeError(
+                f"rules={rules!r}: rules= takes a callbreak.Rules, such as "
+                "Rules.preset('callbreak').replace(max_call=8); a preset is named by its "
+                "own argument: env('callbreak')"
+            )
+        if preset is not None and not isinstance(preset, str):
+            raise TypeError(
+                f"preset={preset!r}: the preset is a name such as 'callbreak' (ENV_PRESETS); "
+                "a Rules goes to rules="
+            )
         rules = rules if rules is not None else Rules.preset(preset or "callbreak")
         if players is not None:
             count = whole_number(players)  # a numpy integer counts the seats as an int does
@@ -222,7 +233,7 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
                 dealer=dealer,
                 hands=None if hands is None else [hands],
                 decks=None if deck is None else [deck],
-                deals_before=options.get("deal", 0),
+                deals_before=self._match_start(options),
             )
             self.deal = self._match.deal
         else:
@@ -266,6 +277,22 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
             if not deal.over:
                 return deal
 
+    def _match_start(self, options: dict[str, Any]) -> int:
+        """``options["deal"]`` with ``reward="match"``: the deal the match starts at, counted
+        from 0, refused here in the option's own words (the engine's ``deals_before`` is a
+        name the caller never wrote)."""
+        given = options.get("deal", 0)
+        number = whole_number(given)
+        rules = self.rules.with_an_end()
+        last = rules.match_deals - 1 if rules.match_end == "deals" else None
+        if number is None or number < 0 or (last is not None and number > last):
+            span = "0 or more" if last is None else f"from 0 to {last}"
+            raise ValueError(
+                f"deal={given!r}: the deal the match starts at, counted from 0, is a whole "
+                f"number {span}"
+            )
+        return number
+
     def _dealer_option(self, options: dict[str, Any]) -> int | None:
         """``options["dealer"]`` as a seat (None: the seed draws one); anything else, such as
         the text "1", is refused here rather than failing deep in the engine."""
@@ -305,16 +332,44 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
         return opening_context(rules, number), scheduled_size(rules, number)
 
     # ---------------------------------------------------------------- views
+    def _seat_of(self, agent: str) -> int:
+        """``agent``'s seat, once there is a deal: before ``reset`` (or for a name that is no
+        agent) a message that says what to do, not an ``AssertionError`` or a bare
+        ``KeyError``."""
+        if self._deal is None:
+            raise RuntimeError("there is no deal to observe: call reset() first")
+        seat = self.agent_name_mapping.get(agent) if isinstance(agent, str) else None
+        if seat is None:
+            raise KeyError(
+                f"{agent!r} is not an agent: the agents are {', '.join(self.possible_agents)}"
+            )
+        return seat
+
     def observation_of(self, agent: str) -> Observation:
         """The engine's ``Observation`` for ``agent``'s seat: what a bot at that seat gets."""
-        seat = self.agent_name_mapping[agent]
+        seat = self._seat_of(agent)
         deal = self.deal  # caught up with the kernel
         if self._match is not None:
             return self._match.observation(seat)
-        assert deal is not None, "call reset() first"
+        assert deal is not None  # _seat_of found one
         return deal.observation(seat)
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last``, but before ``reset`` or after the episode (every agent
+        stepped out) a ``RuntimeError`` that says to call ``reset()``, as ``step`` says,
+        where PettingZoo's own would fail on a missing attribute or a missing key.  The
+        observation stays ``Any``, as PettingZoo's untyped ``last`` gave it: ``observe(agent)``'s
+        dict, or None with ``observe=False``, so that ``obs["action_mask"]`` type-checks as
+        every example writes it."""
+        if self._deal is None:
+            raise RuntimeError("there is no deal yet: call reset() first")
+        if not self.agents:
+            raise RuntimeError("the episode is over (every agent has stepped out): call reset()")
+        result: tuple[Any, float, bool, bool, dict[str, Any]] = super().last(observe)
+        return result
+
     def observe(self, agent: str) -> ObsDict:
+        self._seat_of(agent)
         if self._on_table:
             assert self._table is not None
             on_table = self._table.observe(self.agent_name_mapping[agent])
@@ -329,6 +384,8 @@ class CallBreakEnv(AECEnv):  # type: ignore[misc]
         if self.render_mode is None:
             gymnasium.logger.warn("render() without render_mode: pass render_mode='ansi'")
             return None
+        if self._deal is None:
+            raise RuntimeError("there is no deal to render: call reset() first")
         return render_text(self)
 
     def close(self) -> None:

@@ -9,7 +9,11 @@ Between the learner's decisions the bots play on, so every ``step`` returns the
 learner's next decision point.  A deal in which the learner has nothing to decide
 (Donut's dealer when everyone else drops) is dealt again at ``reset``; once the
 learner has sat out or dropped, its next ``step`` runs the deal to its end.  In a
-Snarples match the episode ends when the learner's seat goes out of the game.
+Snarples match the episode ends when the learner's seat goes out of the game.  With
+``reward="match"`` a deal the bots play to its end before the learner's first decision
+(Horsethief's last seat in, everyone else having dropped) is still the learner's: its
+points come with the reward of its first action taken, so an episode's rewards add up to the change
+in the learner's match total.
 """
 
 from __future__ import annotations
@@ -80,6 +84,10 @@ class SingleSeat(gymnasium.Env[ObsDict, np.int64]):
         self.agent = self.aec.possible_agents[index]
         self.specs = dict(zip(others, specs, strict=True))
         self.bots: dict[int, Bot] = {}
+        self._carried = 0.0
+        """The learner's reward earned before its first decision (the bots played a whole
+        deal of the match at ``reset``), paid with the first step: Gymnasium's ``reset``
+        returns no reward, and dropping it would leave the episode's return short."""
         self.render_mode = render_mode
         self.observation_space = self.aec.observation_space(self.agent)
         self.action_space = self.aec.action_space(self.agent)
@@ -97,7 +105,7 @@ class SingleSeat(gymnasium.Env[ObsDict, np.int64]):
             self.bots = {
                 s: make_bot(spec, seed=int(rng.integers(2**62))) for s, spec in self.specs.items()
             }
-            self._bots_play()
+            self._carried = self._bots_play()
             if not self._over():
                 return self.aec.observe(self.agent), {}
             if options:
@@ -119,7 +127,8 @@ class SingleSeat(gymnasium.Env[ObsDict, np.int64]):
             obs = aec.observe(self.agent)
             return obs, self.illegal_penalty, False, False, {"illegal": True}
         aec.step(index)
-        reward = float(aec.rewards[self.agent]) + self._bots_play()
+        reward = self._carried + float(aec.rewards[self.agent]) + self._bots_play()
+        self._carried = 0.0
         return aec.observe(self.agent), reward, self._over(), False, {}
 
     def render(self) -> str | None:

@@ -103,6 +103,11 @@ def match_record(
     and the deal in progress is included so that an unfinished match can be
     resumed from its record.
     """
+    if not isinstance(match, Match):
+        raise TypeError(
+            f"match_record records a callbreak.Match, not {type(match).__name__}: "
+            "a Deal on its own is no match (play it in Match(rules, seed=...))"
+        )
     players = match.players
     draw = match.dealer_draw
     deals: list[Record] = []
@@ -243,6 +248,8 @@ def _seats(seats: Sequence[SeatSpec] | None, players: int) -> list[dict[str, str
         if isinstance(spec, str):
             player = spec
         elif isinstance(spec, tuple):
+            if len(spec) != 2:
+                raise ValueError(f"seat {i}: a seat as a tuple is (name, player), not {spec!r}")
             name, player = spec
         else:
             name, player = spec.get("name", name), spec.get("player", player)

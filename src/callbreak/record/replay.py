@@ -58,8 +58,17 @@ class ReplayReport:
 def replay(record: Mapping[str, Any]) -> ReplayReport:
     """Re-play ``record`` through the engine; any inconsistency raises ``RecordError``.
 
-    A version-1 record is converted to the current version first.
+    A version-1 record is converted to the current version first.  Anything but one record
+    (a dict) is a ``RecordError`` saying so: ``read_records`` returns a list, and
+    ``dict(list)`` would fail with a message about "dictionary update sequences".
     """
+    if not isinstance(record, Mapping):
+        hint = (
+            ": replay one record at a time (read_records returns a list of them)"
+            if isinstance(record, list)
+            else ""
+        )
+        raise RecordError(f"record: a record is a JSON object, not {type(record).__name__}{hint}")
     return _Replay(upgrade(check_format(dict(record)))).run()
 
 
