@@ -1,5 +1,5 @@
 """Defects found by a researcher's and a bot author's pass over the public API (2026-11-29):
-a learner's reward lost at ``SingleSeat.reset``, env and engine misuse that failed with an
+a learner's reward lost at ``SingleSeat.reset``, opponents that cannot play the game, env and engine misuse that failed with an
 ``AssertionError``, ``AttributeError`` or ``TypeError`` instead of saying what to do, the rule
 named for a call or bid that is no number, bot names that no spec could reach, and
 ``replay`` handed the list that ``read_records`` returns.
@@ -305,3 +305,14 @@ def test_match_record_of_something_else_is_a_type_error() -> None:
 def test_a_seat_tuple_of_the_wrong_length_is_named() -> None:
     with pytest.raises(ValueError, match=r"seat 1: a seat as a tuple is \(name, player\)"):
         match_record(short_match(), seats=["human", cast(Any, ("a", "b", "c")), "x", "y"])
+
+
+def test_an_opponent_that_cannot_play_the_game_is_refused_when_the_env_is_made() -> None:
+    """``SingleSeat`` made only the opponents' bots, so a policy trained on Call Break passed
+    for Donut and failed in the middle of the first ``reset``."""
+    with pytest.raises(ValueError, match=r"opponent 'selfplay' cannot play Donut: .*Call Break"):
+        SingleSeat("donut", opponents="selfplay")
+    with pytest.raises(ValueError, match="opponent 'selfplay' cannot play Donut"):
+        SingleSeat("donut", opponents=["heuristic", "selfplay", "random"])
+    learner = SingleSeat("callbreak", opponents="selfplay")
+    assert learner.reset(seed=1)[0]["action_mask"].any()

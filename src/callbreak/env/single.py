@@ -24,7 +24,7 @@ from typing import Any, SupportsIndex
 import gymnasium
 import numpy as np
 
-from callbreak.bots import Bot, make_bot
+from callbreak.bots import Bot, make_bot, refusal
 from callbreak.engine.phases import whole_number
 from callbreak.env.aec import (
     CallBreakEnv,
@@ -78,8 +78,13 @@ class SingleSeat(gymnasium.Env[ObsDict, np.int64]):
         specs = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
         if len(specs) != len(others):
             raise ValueError(f"give one opponent spec, or {len(others)} (one per other seat)")
+        rules_in_force = self.aec.rules
         for spec in specs:
-            make_bot(spec)  # an unknown name fails here, not at the first reset
+            # An unknown name, bad options or a bot that cannot play this game (a policy
+            # trained on Call Break, seated in Spades) fail here, not in the middle of a reset.
+            why = refusal(spec, rules_in_force)
+            if why is not None:
+                raise ValueError(f"opponent {spec!r} cannot play {rules_in_force.title}: {why}")
         self.seat = index
         self.agent = self.aec.possible_agents[index]
         self.specs = dict(zip(others, specs, strict=True))
