@@ -1,8 +1,9 @@
 """Defects found by a researcher's and a bot author's pass over the public API (2026-11-29):
-a learner's reward lost at ``SingleSeat.reset``, opponents that cannot play the game, env and engine misuse that failed with an
-``AssertionError``, ``AttributeError`` or ``TypeError`` instead of saying what to do, the rule
-named for a call or bid that is no number, bot names that no spec could reach, and
-``replay`` handed the list that ``read_records`` returns.
+a learner's reward lost at ``SingleSeat.reset``, opponents that cannot play the game accepted
+by ``SingleSeat``, env and engine misuse that failed with an ``AssertionError``,
+``AttributeError`` or ``TypeError`` instead of saying what to do, the rule named for a call or
+bid that is no number, bot names that no spec could reach, and ``replay`` handed the list that
+``read_records`` returns.
 """
 
 from __future__ import annotations
