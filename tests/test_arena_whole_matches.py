@@ -125,3 +125,29 @@ def test_a_pools_matches_are_the_arenas() -> None:
         assert mix.matches == arena.matches == (15 if whole else 3)
         assert mix.match_share == pytest.approx(arena.match_share)
         assert result.match_share == pytest.approx(arena.match_share)
+
+
+def test_a_match_that_never_reaches_its_target_stops_the_run_and_says_what_to_change() -> None:
+    """Random bots in Call Partner fail contract after contract, so no total ever reaches 500:
+    the run waited for ever.  It now stops after ``MATCH_DEALS_LIMIT`` deals of one match, as
+    a stalled game, and the command says how to give the match an end."""
+    from callbreak.arena.errors import GameStalled
+    from callbreak.arena.play import MATCH_DEALS_LIMIT
+
+    rook = Rules.preset("rook-call-partner")
+    config = ArenaConfig(rook, ("random",) * 4, deals=3, seed=0, whole_matches=True)
+    with pytest.raises(GameStalled, match=f"played {MATCH_DEALS_LIMIT} deals") as stalled:
+        run_arena(config, workers=1)
+    assert "target:500" in str(stalled.value) and "match_end=deals:10" in str(stalled.value)
+    ended = ArenaConfig(
+        rook.replace(match_end="deals:10"), config.seats, deals=3, seed=0, whole_matches=True
+    )
+    assert len(run_arena(ended, workers=1).sets) == 3
+    result = runner.invoke(
+        app,
+        [
+            *("arena", "--rules", "rook-call-partner", "--seat", "random", "--whole-matches"),
+            *("--deals", "3", "--seed", "0", "--workers", "1"),
+        ],
+    )
+    assert result.exit_code == 1 and "--option match_end=deals:10" in result.output, result.output

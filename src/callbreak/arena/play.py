@@ -73,6 +73,13 @@ MAX_ILLEGAL_EXAMPLES = 10
 """Faults (illegal and unusable answers, errors, timeouts) described in full: the first ones
 in deal order, in a chunk and in the whole run (all of them are counted)."""
 
+MATCH_DEALS_LIMIT = 200
+"""Deals after which a whole match still going stops the run (``GameStalled``): a target such
+as Call Partner's 500 may never be reached by bots whose failed contracts pull every total
+down, and a run waiting on it would never end (``callbreak selfplay --max-deals`` stops
+such a match at the same count).  Whole matches of the family average 5 to 23 deals
+between our bots."""
+
 FAULT_LABELS = {
     "illegal": "illegal",
     "unusable": "unusable answer",
@@ -484,6 +491,20 @@ def play_game(config: ArenaConfig, deal: DealSet, rotation: int, chunk: ChunkRes
     )
 
 
+def _endless(config: ArenaConfig, deal: DealSet, rotation: int) -> str:
+    """What ``GameStalled`` says of a whole match that does not end: the run would wait for
+    ever, where a message can say what to change."""
+    players = config.players
+    seated = ", ".join(config.seats[entry_at(s, rotation, players)] for s in range(players))
+    return (
+        f"deal set {deal.index}, rotation {rotation} (seats {seated}): the match has played "
+        f"{MATCH_DEALS_LIMIT} deals without reaching its end (match_end = "
+        f"{config.rules.match_end}): totals can stay short of a target for ever with weak bots, "
+        "whose failed contracts pull them down; the run stops. Measure single deals (without "
+        "--whole-matches), or give the match a number of deals: --option match_end=deals:10"
+    )
+
+
 def _stalled(config: ArenaConfig, deal: DealSet, rotation: int, error: EndlessRedeal) -> str:
     """What ``GameStalled`` says: the game, the engine's reason, and what to change."""
     players = config.players
@@ -514,6 +535,8 @@ def _play_out(
     while not match.over and (config.whole_matches or not match.scored_deals):
         if STOP is not None and STOP.value:
             raise RunStopped
+        if len(match.scored_deals) >= MATCH_DEALS_LIMIT and not match.deal.log:
+            raise GameStalled(_endless(config, deal, rotation))
         seat = match.to_act
         assert seat is not None
         observation = match.observation(seat)
