@@ -42,7 +42,7 @@ from callbreak.analysis import played_deals
 from callbreak.bots.heuristic import HeuristicBot
 from callbreak.engine import Deal
 from callbreak.playout_review import rebuild, review_decisions
-from callbreak.record import read_records, replay
+from callbreak.record import RecordError, read_records, replay
 
 
 @dataclass(frozen=True)
@@ -167,7 +167,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=None, help="read at most this many records")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
-    kinds = tally(args.records, args.bot, args.games)
+    try:
+        kinds = tally(args.records, args.bot, args.games)
+    except (OSError, RecordError) as error:
+        parser.error(str(error))
     if not kinds:
         parser.error(f"no seat played by {args.bot!r} in these records")
     if args.json:
