@@ -130,7 +130,9 @@ class CreateTable(BaseModel):
     options: dict[str, str | int | float | bool | None] = Field(default_factory=dict)
     level: str = Field(default="medium", max_length=32)
     seat: int = Field(default=0, ge=0, lt=MAX_SEATS)
-    grace_s: float | None = Field(default=None, ge=0, le=GRACE_MAX_S)
+    grace_s: float | None = Field(default=None, ge=0, le=GRACE_MAX_S, allow_inf_nan=False)
+    """Seconds; a NaN was refused as "should be less than or equal to 3600", which it is not
+    (no comparison holds for it): it is refused as what it is, not a finite number."""
     seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
     """Only with ``practice``: to deal known cards (tests, a rematch of a recorded match, so
     any seed a record holds)."""

@@ -392,6 +392,10 @@ class Hub:
         table = slot.table
         if table.practice:
             raise ProtocolError("practice")
+        if table.status == "finished" or table.match.over:  # "has started" misled here
+            raise ProtocolError(
+                "finished", "the match is over: its result and record are on the table's page"
+            )
         if table.status != "lobby":
             raise ProtocolError("started", "the match has started: watch it as a spectator")
         if seat is not None and not 0 <= seat < len(table.seats):

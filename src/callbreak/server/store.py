@@ -501,6 +501,9 @@ class Store:
             out = []
             for row in rows:
                 record = json.loads(row.record)
+                # a deal thrown in (a misdeal) is redealt: "1 deal(s)" of a one-deal match read
+                # "2 deal(s)" when its count held the thrown-in deal too
+                thrown_in = sum(1 for deal in record["deals"] if deal.get("void"))
                 out.append(
                     {
                         "code": row.code,
@@ -509,7 +512,8 @@ class Store:
                         "seats": record["seats"],
                         "totals": record["result"]["totals"],
                         "winners": record["result"]["winners"],
-                        "deals": len(record["deals"]),
+                        "deals": len(record["deals"]) - thrown_in,
+                        "thrown_in": thrown_in,
                     }
                 )
         return out

@@ -15,5 +15,15 @@ if (tableMatch) {
 } else {
   renderLobby(main);
   // "/t/…" that is no table code: say so over the front page instead of showing it silently.
-  if (path.startsWith("/t/")) toast(`No table has the code "${decodeURIComponent(path.slice(3))}": check the invite link.`);
+  if (path.startsWith("/t/")) toast(`No table has the code "${decoded(path.slice(3))}": check the invite link.`);
+}
+
+/** A path part as typed; a broken %-escape (a link cut short) as it stands: decoding it threw,
+ * which stopped the script before the toast said anything. */
+function decoded(text) {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }

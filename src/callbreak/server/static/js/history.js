@@ -20,7 +20,7 @@ export async function renderHistory(main) {
     el("thead", {}, el("tr", {}, ["When", "Table", "Players and totals", "Record"].map((h) => el("th", { text: h })))),
     el("tbody", {}, rows.map((row) => el("tr", {},
       el("td", { text: new Date(row.finished_at * 1000).toLocaleString() }),
-      el("td", {}, el("a", { href: `/t/${row.code}`, text: row.code }), el("div.muted", { text: `${row.rules}, ${row.deals} deal(s)` })),
+      el("td", {}, el("a", { href: `/t/${row.code}`, text: row.code }), el("div.muted", { text: `${row.rules}, ${row.deals} deal(s)${row.thrown_in ? ` (and ${row.thrown_in} thrown in)` : ""}` })),
       el("td", {}, el("ul.plain", {}, row.seats.map((seat, i) => el(`li${row.winners.includes(i) ? ".winner" : ""}`, {},
         `${seat.name} `, el("span.muted", { text: seat.player.startsWith("bot") ? "(bot)" : "" }), ` ${row.totals[i]}`,
         row.winners.includes(i) ? el("span.star", { text: " ★ won" }) : null)))),

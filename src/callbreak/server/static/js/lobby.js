@@ -81,6 +81,13 @@ export async function renderLobby(main) {
       }
       const body = { name: name.value.trim(), preset: preset.value, level: level.value, options };
       // Only a practice table takes a seed: at a table others join nobody may know the deals.
+      // A seed typed without "Practice" was dropped without a word, and the table dealt other
+      // cards than the ones asked for: say so instead of creating it.
+      if (seed.value.trim() && !practice.checked) {
+        toast("A seed is only for a practice table: tick \"Practice alone\" or clear the seed.");
+        seed.focus();
+        return;
+      }
       if (practice.checked) {
         body.practice = true;
         if (seed.value.trim()) body.seed = Number(seed.value.trim());

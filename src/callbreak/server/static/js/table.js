@@ -583,8 +583,10 @@ class TableView {
     if (!this.hintOffered(state)) return null;
     const hint = this.hint && this.hint.seq === state.seq ? this.hint : null;
     if (hint) {
-      const what = hint.card ? cardLabel(hint.action) : hint.text;
-      const why = hint.reason ? ` — ${hint.reason}` : "";
+      // the terminal's words name cards as the engine does ("call the 14R as partner"): the
+      // page says them as it shows them everywhere else ("14 red", "K♥")
+      const what = hint.card ? cardLabel(hint.action) : reviewText(hint.text);
+      const why = hint.reason ? ` — ${reviewText(hint.reason)}` : "";
       return el("span.hint-text", { "data-action": String(hint.action) }, "Hint: ", el("strong", { text: what }), why);
     }
     const waiting = this.hintAsked === state.seq;
@@ -743,7 +745,9 @@ class TableView {
       if (this.resultClosed) return;
       const winners = state.result.winners.map((s) => this.name(s)).join(" and ");
       document.querySelectorAll(".deal-result").forEach((node) => node.remove());
-      document.body.append(el("div.overlay.match-result", { role: "dialog", "aria-label": "match result" }, el("div.panel.result", {},
+      // Drawn again on every state (a player leaves, the seed check answers): it goes beneath
+      // a review opened from it, which it covered (same layer, later in the page) until closed.
+      const card = el("div.overlay.match-result", { role: "dialog", "aria-label": "match result" }, el("div.panel.result", {},
         el("h2", { text: "Match over" }),
         el("p.big", { text: `${winners} ${state.result.winners.length > 1 ? "share the win" : "wins"}!` }),
         this.tieBreakNote(deals),
@@ -753,7 +757,10 @@ class TableView {
           el("a.button", { href: "/", text: "New table" }),
           el("button", { type: "button", text: "Close", onclick: () => { this.resultClosed = true; this.overlays(this.state); } })),
         this.fairCheck(state),
-        this.reviewLinks(deals))));
+        this.reviewLinks(deals)));
+      const review = document.querySelector(".overlay.review");
+      if (review) review.before(card);
+      else document.body.append(card);
       return;
     }
     if (deals.length > this.seenDeals) {
