@@ -4,8 +4,9 @@ A review opened from the match result was covered by the result card as soon as 
 arrived; a hint named a card the engine's way ("14R"); joining a finished match said it "has
 started"; a NaN grace period was refused as above 3600; a seed typed without "Practice" was
 dropped without a word; the history counted a thrown-in deal as one of the match's; a table
-link with a broken %-escape stopped the page before it said anything; and on a phone the seat
-panel nearest the right edge was squeezed to one word a line.
+link with a broken %-escape stopped the page before it said anything; on a phone the seat
+panel nearest the right edge was squeezed to one word a line; and two people at one table
+could go by the same name.
 
 Set up as ``test_server_browser.py`` (Debian's Chromium through Playwright's
 ``executable_path``; its absence skips here and fails in CI).
@@ -30,6 +31,7 @@ from server_support import (
     connect,
     create_table,
     db_url,
+    join_table,
     play_turns,
     run_async,
     seeded_table,
@@ -74,6 +76,19 @@ def test_joining_a_finished_match_says_it_is_over(server: ThreadServer) -> None:
     assert response.json() == {
         "detail": "the match is over: its result and record are on the table's page"
     }
+
+
+def test_a_name_already_at_the_table_is_numbered(server: ThreadServer) -> None:
+    """Two seats called "Asha" made "it is Asha's turn" ambiguous: the second (in any case)
+    is "asha 2", the third "Asha 3", and the table shows the names each joined under."""
+    table = create_table(server.http, name="Asha")
+    second = join_table(server.http, table["code"], "asha")
+    third = join_table(server.http, table["code"], "Asha")
+    other = join_table(server.http, table["code"], "Ravi")
+    assert [second["name"], third["name"], other["name"]] == ["asha 2", "Asha 3", "Ravi"]
+    shown = httpx.get(f"{server.http}/api/tables/{table['code']}", timeout=10).json()
+    names = [seat["name"] for seat in shown["seats"]]
+    assert sorted(names) == ["Asha", "Asha 3", "Ravi", "asha 2"], shown
 
 
 def test_a_nan_grace_is_refused_as_not_a_number(server: ThreadServer) -> None:

@@ -41,6 +41,7 @@ from callbreak.server.config import GRACE_MAX_S, ServerConfig
 from callbreak.server.hub import (
     CODE_ALPHABET,
     CODE_LENGTH,
+    NAME_MAX,
     Conn,
     Hub,
     TableSlot,
@@ -105,7 +106,7 @@ def _visible(name: str) -> str:
     return name
 
 
-PlayerName = Annotated[str, Field(min_length=1, max_length=32), AfterValidator(_visible)]
+PlayerName = Annotated[str, Field(min_length=1, max_length=NAME_MAX), AfterValidator(_visible)]
 
 
 def _contribution(value: str | None) -> str | None:
@@ -442,14 +443,20 @@ def _add_tables(app: FastAPI, reviews: TableReviews) -> None:
         if not valid_code(code):
             raise HTTPException(404, "there is no table with this code")
         try:
-            seat, token = await hub_of(request).join(
+            seat, token, name = await hub_of(request).join(
                 code, body.name.strip(), body.seat, _bytes(body.contribution)
             )
         except ProtocolError as error:
             status = {"no_table": 404, "practice": 403, "no_seat": 422}.get(error.code, 409)
             raise HTTPException(status, error.message) from None
         seat_cookie(response, code, token)
-        return {"code": code, "seat": seat, "token": token, "seat_url": f"/t/{code}#seat={token}"}
+        return {
+            "code": code,
+            "seat": seat,
+            "name": name,
+            "token": token,
+            "seat_url": f"/t/{code}#seat={token}",
+        }
 
     @app.post("/api/tables/{code}/start")
     async def start_table(

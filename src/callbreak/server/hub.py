@@ -205,6 +205,31 @@ def _check_turn(table: LiveTable, seat: int, seq: int, what: str) -> None:
         raise ProtocolError("not_your_turn", f"it is {who}'s turn, not yours")
 
 
+NAME_MAX = 32
+"""The longest player name the API takes (``server.app.PlayerName``)."""
+
+
+def distinct_name(name: str, taken: list[str]) -> str:
+    """``name``, or ``name 2``, ``name 3``… if a person at the table already goes by it
+    (compared without case), cut so that the number still fits in ``NAME_MAX``.
+
+    >>> distinct_name("Asha", ["asha", "Asha 2"])
+    'Asha 3'
+    >>> distinct_name("Ravi", ["Asha"])
+    'Ravi'
+    """
+    used = {other.casefold() for other in taken if other}
+    if name.casefold() not in used:
+        return name
+    number = 2
+    while True:
+        suffix = f" {number}"
+        candidate = name[: NAME_MAX - len(suffix)].rstrip() + suffix
+        if candidate.casefold() not in used:
+            return candidate
+        number += 1
+
+
 class Hub:
     """Every table this process serves; the app's HTTP and WebSocket routes call into it."""
 
@@ -381,10 +406,12 @@ class Hub:
 
     async def join(
         self, code: str, name: str, seat: int | None, contribution: bytes | None = None
-    ) -> tuple[int, str]:
-        """Give a person an open seat of a table in its lobby; returns (seat, token).
+    ) -> tuple[int, str, str]:
+        """Give a person an open seat of a table in its lobby; returns (seat, token, name).
 
-        ``contribution``: the player's random bytes for a fair table's match seed.
+        ``contribution``: the player's random bytes for a fair table's match seed.  A name
+        another person at the table already has is numbered (``Asha 2``): two seats of one
+        name made "it is Asha's turn" ambiguous.
         """
         slot = await self.table(code)
         if slot is None:
@@ -400,6 +427,7 @@ class Hub:
             raise ProtocolError("started", "the match has started: watch it as a spectator")
         if seat is not None and not 0 <= seat < len(table.seats):
             raise ProtocolError("no_seat", f"seat must be from 0 to {len(table.seats) - 1}")
+        name = distinct_name(name, [s.name for s in table.seats if s.kind == "human"])
         open_seats = [s.seat for s in table.seats if s.kind == "open"]
         wanted = open_seats if seat is None else [seat]
         token = secrets.token_urlsafe(24)
@@ -412,7 +440,7 @@ class Hub:
             await self._catch_up(slot)
         await self.bus.publish({"k": "meta", "proc": self.proc, "code": code})
         self._presence_changed(slot)
-        return candidate, token
+        return candidate, token, name
 
     async def start_match(
         self, slot: TableSlot, seat: int | None, contribution: bytes | None = None
