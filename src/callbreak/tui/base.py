@@ -52,12 +52,22 @@ class Drawn(Widget):
         return Align.center(picture, vertical="middle") if self.centred else picture
 
 
+class SeatView(Static):
+    """A seat's panel.  Its text is fitted to its size (``TableDrawing.redraw``), so a new
+    size (a resize, a two-line message taking a row from the table) draws the table again."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        app = self.app
+        if isinstance(app, TableState):
+            app.redraw_soon()
+
+
 class TableScreen(Screen[None]):
     """The table: seats around, the trick in the middle, the hand along the bottom.
 
     The seats are laid out from the number of players alone (``seat_places``):
     the person at the bottom, the others up the right, along the top and down
-    the left, each a ``Static`` with the id ``place-N`` (N: seats after the person).
+    the left, each a ``SeatView`` with the id ``place-N`` (N: seats after the person).
     """
 
     def __init__(self, players: int = 4) -> None:
@@ -71,16 +81,16 @@ class TableScreen(Screen[None]):
             if top:
                 with Horizontal(id="top", classes="several" if len(top) > 1 else ""):
                     for place in top:
-                        yield Static(id=f"place-{place}", classes="seat top")
+                        yield SeatView(id=f"place-{place}", classes="seat top")
             with Horizontal(id="middle"):
                 with Vertical(id="left"):
                     for place in left:
-                        yield Static(id=f"place-{place}", classes="seat side")
+                        yield SeatView(id=f"place-{place}", classes="seat side")
                 yield Drawn(id="trick", centred=True)
                 with Vertical(id="right"):
                     for place in right:
-                        yield Static(id=f"place-{place}", classes="seat side")
-            yield Static(id="place-0", classes="seat bottom")
+                        yield SeatView(id=f"place-{place}", classes="seat side")
+            yield SeatView(id="place-0", classes="seat bottom")
         yield ChoiceBar(id="choices")
         yield HandView(id="hand")
         yield Static(id="status")
@@ -182,6 +192,17 @@ class TableState(App[None]):
         self._hint_busy = False
         self._held = False
         self._pending_step = False
+        self._redraw_queued = False
+
+    def redraw_soon(self) -> None:
+        """Redraw once the layout is settled (several seats resized at once draw it once)."""
+        if not self._redraw_queued:
+            self._redraw_queued = True
+            self.call_after_refresh(self._redraw_queued_now)
+
+    def _redraw_queued_now(self) -> None:
+        self._redraw_queued = False
+        self.redraw()
 
     @property
     def table(self) -> TableScreen:

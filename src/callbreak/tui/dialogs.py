@@ -25,12 +25,12 @@ from callbreak.rules import option_text
 from callbreak.tui.base import TableState
 from callbreak.tui.keys import keys_help
 from callbreak.tui.render import (
+    FittedScoresheet,
     chip,
     deal_table,
     render_trick,
     rules_summary,
     rules_table,
-    scoresheet,
 )
 from callbreak.tui.review import review_screen
 from callbreak.tui.screens import ChoiceScreen, InfoScreen
@@ -202,7 +202,7 @@ class TableDialogs(TableState):
         session = self.session
         names = [session.seat_name(s) for s in range(session.players)]
         winners = session.winners
-        sheet = scoresheet(session.results(), names, session.totals, winners=winners)
+        sheet = FittedScoresheet(session.results(), names, session.totals, winners=winners)
         who = " and ".join(names[w] for w in winners)
         best = session.totals[winners[0]] if winners else None
         if winners == [session.human]:
@@ -274,7 +274,7 @@ class TableDialogs(TableState):
     def show_scores(self) -> None:
         session = self.session
         names = [session.seat_name(s) for s in range(session.players)]
-        body: list[RenderableType] = [scoresheet(session.results(), names, session.totals)]
+        body: list[RenderableType] = [FittedScoresheet(session.results(), names, session.totals)]
         if not session.results():
             body.append(Text("No deal finished yet.", style="dim"))
         body.append(Text(self._scores_legend(), style="dim"))

@@ -39,6 +39,56 @@ def _typed(view: Observation) -> tuple[str, str]:
     return ("1r", "14g") if DECKS[view.rules.shape.deck].has_rook else ("as", "td")
 
 
+def _packed(parts: list[Text], joiner: str, width: int) -> list[Text]:
+    """``parts`` on as few lines of at most ``width`` cells as they go, each line broken only
+    between parts, so that "0 pts" is never split into "0" and "pts" (a part wider than the
+    line gets a line of its own, for Textual to wrap)."""
+    lines: list[Text] = []
+    for part in parts:
+        if not part.plain:
+            continue
+        if lines and lines[-1].cell_len + len(joiner) + part.cell_len <= width:
+            lines[-1] = Text.assemble(lines[-1], joiner, part)
+        else:
+            lines.append(part.copy())
+    return lines
+
+
+def fit_seat(
+    head: list[Text],
+    facts: list[Text],
+    total: Text,
+    extra: list[Text],
+    *,
+    width: int,
+    height: int,
+) -> Text:
+    """A seat's panel in ``width`` × ``height`` cells: the head (name and kind, "(dealer)"),
+    its facts, its total, then its voids and "thinking…", each group on lines of its own.
+
+    Where that is more lines than the panel holds (five to eight seats at 80×24 leave the
+    seats three or four rows), the facts and the total share lines, then "thinking…"
+    goes (the status line below says who is thinking), then "(dealer)" joins the facts,
+    so that the name, the facts and the total are never cut off the bottom of the panel.
+    """
+
+    def lines(groups: list[tuple[list[Text], str]]) -> list[Text]:
+        return [line for parts, joiner in groups for line in _packed(parts, joiner, width)]
+
+    groups = [(head, " "), (facts, " · "), ([total], " · "), (extra, " ")]
+    shown = lines(groups)
+    if len(shown) > height:
+        groups = [(head, " "), ([*facts, total], " · "), (extra, " ")]
+        shown = lines(groups)
+    if len(shown) > height:
+        groups[-1] = (extra[:-1], " ")  # the status line says who is thinking
+        shown = lines(groups)
+    if len(shown) > height and len(head) > 1:  # "(dealer)" leads the facts
+        groups[:2] = [(head[:1], " "), ([*head[1:], *facts, total], " · ")]
+        shown = lines(groups)
+    return Text("\n").join(shown)
+
+
 class TableDrawing(TableState):
     """The table drawn from ``session.view()``: nothing here changes the game."""
 
@@ -57,7 +107,11 @@ class TableDrawing(TableState):
         for seat in range(session.players):
             place = (seat - session.human) % session.players
             widget = table.query_one(f"#place-{place}", Static)
-            widget.update(self._seat_text(view, seat, wide=place in wide_places), layout=False)
+            size = widget.content_size
+            text = self._seat_text(
+                view, seat, wide=place in wide_places, width=size.width, height=size.height
+            )
+            widget.update(text, layout=False)
             widget.set_class(view.to_act == seat and not session.over, "turn")
             away = seat in view.dropped or bool(view.dealt_in and seat not in view.dealt_in)
             widget.set_class(away, "away")
@@ -106,16 +160,20 @@ class TableDrawing(TableState):
         grid.add_row(Text(" " + " · ".join(parts), style="bold"), Text("? help ", style="dim"))
         return grid
 
-    def _seat_text(self, view: Observation, seat: int, *, wide: bool) -> Text:
+    def _seat_text(
+        self, view: Observation, seat: int, *, wide: bool, width: int = 0, height: int = 0
+    ) -> Text:
+        """A seat's panel: its name (and kind, dealer), its facts, its total, its declared voids
+        and whether it is thinking, fitted to the panel's ``width`` × ``height`` where known."""
         session = self.session
         marker = "▶ " if view.to_act == seat and not session.over else ""
         name = session.seat_name(seat)
         kind = session.seat_kind(seat)
-        head = Text.assemble(marker, (name, "bold"))
+        who = Text.assemble(marker, (name, "bold"))
         if seat != session.human:
-            head.append(f" · {kind}", style="italic")
-        if view.dealer == seat:
-            head.append(" (dealer)")
+            who.append(f" · {kind}", style="italic")
+        dealer = [Text("(dealer)")] if view.dealer == seat else []
+        head = Text(" ").join([who, *dealer])
         facts = seat_facts(view, seat)
         if self.thinking == seat and view.phase == "call" and view.calls[seat] is None:
             facts[0] = f"{contract_words(view.game).word} …"
@@ -125,15 +183,25 @@ class TableDrawing(TableState):
             total_text += " (out of the tie-break)"
         voids = view.declared_voids[seat]
         void_text = "void " + "".join(SUIT_SYMBOLS[SUITS.index(s)] for s in voids) if voids else ""
-        if self.thinking == seat:
-            void_text = (void_text + " thinking…").strip()
+        thinking = "thinking…" if self.thinking == seat else ""
         if wide:
-            line = " · ".join(p for p in [*facts, total_text, void_text] if p)
+            line = " · ".join(
+                p for p in [*facts, total_text, f"{void_text} {thinking}".strip()] if p
+            )
             return Text.assemble(head, "\n", line)
-        lines = [head, Text(" · ".join(facts)), Text(total_text)]
-        if void_text:
-            lines.append(Text(void_text))
-        return Text("\n").join(lines)
+        if width <= 0:  # not laid out yet: one line a group, as Textual wraps it
+            lines = [head, Text(" · ".join(facts)), Text(total_text)]
+            if void_text or thinking:
+                lines.append(Text(f"{void_text} {thinking}".strip()))
+            return Text("\n").join(lines)
+        return fit_seat(
+            [who, *dealer],
+            [Text(fact) for fact in facts],
+            Text(total_text),
+            [Text(void_text), Text(thinking)],
+            width=width,
+            height=height,
+        )
 
     def _middle(
         self, view: Observation, names: list[str], width: int, height: int

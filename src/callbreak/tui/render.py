@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich import box
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -353,18 +355,21 @@ def scoresheet(
     *,
     title: str | None = None,
     winners: Sequence[int] = (),
+    seats: Sequence[int] | None = None,
 ) -> Table:
-    """Every scored deal: each seat's call/won (or tricks) and points, the running total below."""
+    """Every scored deal: each seat's call/won (or tricks) and points, the running total below;
+    ``seats`` picks the columns (all seats by default)."""
+    shown = range(len(names)) if seats is None else seats
     table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, expand=False)
     table.add_column("Deal", justify="left", no_wrap=True)
-    for name in names:  # a name is text, never markup ("[red]Bob", "[/]")
-        table.add_column(Text(name), justify="right", no_wrap=True)
+    for seat in shown:  # a name is text, never markup ("[red]Bob", "[/]")
+        table.add_column(Text(names[seat]), justify="right", no_wrap=True)
     for result in results:
         if result.points is None:
             continue
         label = f"{result.number}" + (" tie" if result.tie_break else "")
         cells = []
-        for seat in range(len(names)):
+        for seat in shown:
             won = _cell_said(result, seat)
             points = str(result.points[seat])
             if seat not in result.counting:
@@ -373,17 +378,61 @@ def scoresheet(
         table.add_row(label, *cells)
         table.add_row(
             Text("Σ", style="dim"),
-            *(Text(str(t), style="dim") for t in result.totals),
+            *(Text(str(result.totals[seat]), style="dim") for seat in shown),
         )
     table.add_section()
     table.add_row(
         Text("Total", style="bold"),
-        *(
-            Text(f"{'★ ' if seat in winners else ''}{total}", style="bold")
-            for seat, total in enumerate(totals)
-        ),
+        *(Text(f"{'★ ' if seat in winners else ''}{totals[seat]}", style="bold") for seat in shown),
     )
     return table
+
+
+@dataclass(frozen=True)
+class FittedScoresheet:
+    """The scoresheet in as few parts as the width allows, each part a few seats' columns.
+
+    One table of five to eight seats is wider than 80 columns once deals are scored
+    ("sat out      5" in each cell), and Rich would cut every cell and name to "…";
+    here the seats are split into even groups, one table each, under one another
+    (the dialog scrolls), so every name, call and point stays whole.
+    """
+
+    results: Sequence[DealResult]
+    names: Sequence[str]
+    totals: Sequence[Points]
+    title: str | None = None
+    winners: Sequence[int] = ()
+
+    def parts(self, width: int, console: Console) -> list[Table]:
+        """The tables for ``width`` columns: all seats in one where they fit, else halves,
+        thirds, … (a part too wide even alone is left for Rich to squeeze)."""
+        players = len(self.names)
+        wide = console.options.update_width(10_000)
+        tables: list[Table] = []
+        for count in range(1, players + 1):
+            size = -(-players // count)
+            tables = [
+                scoresheet(
+                    self.results,
+                    self.names,
+                    self.totals,
+                    title=self.title if start == 0 else None,
+                    winners=self.winners,
+                    seats=range(start, min(players, start + size)),
+                )
+                for start in range(0, players, size)
+            ]
+            if all(Measurement.get(console, wide, t).maximum <= width for t in tables):
+                break
+        return tables
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        whole = self.parts(10_000, console)[0]
+        return Measurement.get(console, options, whole)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield from self.parts(options.max_width, console)  # a part ends in a blank line
 
 
 def deal_table(result: DealResult, names: Sequence[str]) -> Table:
