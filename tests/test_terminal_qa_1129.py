@@ -5,6 +5,7 @@
   thinking, or while a long hint took a second row from the table.
 * The scoresheet of five to eight seats was wider than 80 columns once deals were scored,
   and Rich cut every name and point to "…" ("Sea…", "0  …"); it now comes in parts.
+* The ``--plain`` scoresheet of eight seats at 80 columns cut each head to "Seat 2 (heur…".
 """
 
 from __future__ import annotations
@@ -166,3 +167,22 @@ def test_the_scoresheet_key_at_80x24_shows_every_name_and_point_whole() -> None:
             assert name in text
 
     run_app(session, scenario, size=(80, 24))
+
+
+def test_the_plain_scoresheet_heads_drop_the_bots_kinds_where_they_would_be_cut() -> None:
+    from callbreak.cli.play import TerminalGame
+    from callbreak.engine import Match
+
+    match = Match(Rules.preset("snarples").replace(players=8), seed=1)
+    bots = {seat: make_bot("heuristic", seed=seat) for seat in range(1, 8)}
+
+    def sheet(width: int) -> str:
+        console = Console(record=True, width=width, color_system=None, file=io.StringIO())
+        TerminalGame(match, bots, console=console, ask=lambda _: "q")._show_scores()
+        return console.export_text()
+
+    narrow = sheet(80)
+    assert "…" not in narrow and "(heuristic)" not in narrow, narrow
+    assert all(f"Seat {n}" in narrow for n in range(2, 9)), narrow
+    wide = sheet(240)
+    assert wide.count("(heuristic)") == 7, wide

@@ -74,6 +74,11 @@ class TerminalGame:
             name if seat == human else f"{seat_name(seat, match.players)} ({bots[seat].name})"
             for seat in range(match.players)
         ]
+        self.seat_names = [
+            name if seat == human else seat_name(seat, match.players)
+            for seat in range(match.players)
+        ]
+        """The names without the bots' kinds, for a scoresheet too wide for the console."""
         self.words = contract_words(match.rules.game)
         self.console = console or Console(highlight=False)
         self.ask = ask
@@ -368,13 +373,21 @@ class TerminalGame:
         match = self.match
         table = Table(title="Scoresheet")
         table.add_column("Deal")
-        for seat in range(match.players):
-            table.add_column(Text(self.names[seat]), justify="right")
+        for head in self._score_heads():
+            table.add_column(Text(head), justify="right")
         for entry in match.scored_deals:
             pts = fmt_points(entry.deal.points or [])
             table.add_row(str(entry.number), *pts)
         table.add_row("Total", *fmt_points(match.totals))
         self.console.print(table)
+
+    def _score_heads(self) -> list[str]:
+        """Each seat's column head: its name with its bot's kind where every head fits the
+        console, else the seat's name alone (at eight seats and 80 columns each head was cut
+        to "Seat 2 (heur…"; every deal's result names the kinds)."""
+        room = self.console.width - 8  # the Deal column and the borders
+        wide = sum(len(name) + 3 for name in self.names) <= room
+        return self.names if wide else self.seat_names
 
     def _match_finished(self) -> None:
         match = self.match
