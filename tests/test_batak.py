@@ -96,7 +96,7 @@ def test_a_bid_of_13_leaves_only_pass() -> None:
     deal.act(13)
     assert deal.legal() == ["pass"]
     refuse(deal, 13, "auction")
-    refuse(deal, 14, "min_bid")
+    refuse(deal, 14, "max_bid")
     bid_round(deal, ["pass", "pass", "pass"])
     assert deal.phase == "trump" and (deal.declarer, deal.contract) == (1, 13)
 
@@ -127,7 +127,7 @@ def test_dealer_that_bids_after_three_passes_plays_its_own_bid() -> None:
     ("before", "action", "rule"),
     [
         ([], 4, "min_bid"),
-        ([], 14, "min_bid"),
+        ([], 14, "max_bid"),
         ([], 0, "min_bid"),
         ([], -5, "min_bid"),
         ([7], 7, "auction"),

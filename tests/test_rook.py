@@ -211,7 +211,7 @@ def test_auction_starts_with_the_dealer_in_steps_of_5_from_70_to_200(dealer: int
     ("before", "action", "rule"),
     [
         ([], 65, "min_bid"),
-        ([], 205, "min_bid"),
+        ([], 205, "max_bid"),
         ([], 72, "bid_step"),
         ([], 199, "bid_step"),
         ([100], 100, "auction"),
@@ -256,7 +256,7 @@ def test_a_bid_of_200_ends_the_bidding_up() -> None:
     deal = Deal(ROOK, deck=LAYOUT, dealer=2)
     deal.act(200)
     assert deal.legal() == ["pass"]
-    refuse(deal, 205, "min_bid")
+    refuse(deal, 205, "max_bid")
     for _ in range(3):
         deal.act("pass")
     assert (deal.declarer, deal.contract) == (2, 200)
