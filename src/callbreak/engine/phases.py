@@ -606,6 +606,8 @@ def take_call(deal: DealState, phase: str, seat: int, said: Action, call: int) -
 def whole_number(value: object) -> int | None:
     """``value`` as a plain int if it is a whole number: an int or an integer of numpy's, as a
     learner's policy or an env's caller gives (a bool is no number here); else None."""
+    if type(value) is int:  # the common case, without the slower check of the ABC
+        return value
     if isinstance(value, numbers.Integral) and not isinstance(value, bool):
         return operator.index(value)
     return None
