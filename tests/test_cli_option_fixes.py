@@ -1,6 +1,8 @@
 """Options and summaries a QA pass found wrong: ``serve``'s log level and ranges, ``arena``'s
 default lineup at other seat counts, ``selfplay --deals`` below 1, ``analyze``'s count that
-left the call out, and ``import-bhoos`` claiming scores it never compared."""
+left the call out, ``import-bhoos`` claiming scores it never compared, a file name given to
+``-o`` (``--option`` but in ``import-bhoos``), and ``replay --verify-seed`` hiding a sound
+replay behind a seed it could not check."""
 
 from __future__ import annotations
 
@@ -176,3 +178,31 @@ def test_import_bhoos_says_which_rounds_differ_of_those_checked(
         "logged scores DIFFER from the rules' scores in round 4 (1 of the 4 rounds checked); "
         "round 2 not compared"
     ) in result.output
+
+
+def test_a_file_name_given_to_o_says_that_o_is_option(tmp_path: Path) -> None:
+    """``import-bhoos -o FILE`` writes a file, so ``selfplay -o game.json`` was a natural slip;
+    it was refused as a bad name=value with no word of why."""
+    result = runner.invoke(
+        app, ["selfplay", "--games", "1", "-o", str(tmp_path / "game.json")], env=WIDE
+    )
+    assert result.exit_code == 2
+    assert "-o is --option in this command, not a file to write" in flat(result.output)
+    other = runner.invoke(app, ["selfplay", "--games", "1", "-o", "max_call"], env=WIDE)
+    assert other.exit_code == 2 and "not a file to write" not in flat(other.output)
+
+
+def test_the_seed_check_of_a_record_without_one_still_reports_the_replay(tmp_path: Path) -> None:
+    """``replay --verify-seed`` of a record no fair table wrote failed the check and skipped
+    the replay's OK line, so nobody could tell that the record itself was sound."""
+    path = tmp_path / "game.json"
+    made = runner.invoke(
+        app, ["selfplay", "--games", "1", "--bot", "random", "--seed", "2", "--out", str(path)]
+    )
+    assert made.exit_code == 0, made.output
+    result = runner.invoke(app, ["replay", "--verify-seed", str(path)], env=WIDE)
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    ok = next(i for i, line in enumerate(lines) if ": OK — callbreak" in line)
+    failed = next(i for i, line in enumerate(lines) if "seed check failed" in line)
+    assert ok < failed, result.output

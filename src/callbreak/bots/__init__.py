@@ -25,7 +25,7 @@ from callbreak.bots.random_bot import RandomBot
 from callbreak.bots.styles import AggressiveBot, CautiousBot, DuckerBot, TrumperBot
 
 
-@register_bot("rl", "a policy trained by examples/train_callbreak.py: rl:path=FILE (needs numpy)")
+@register_bot("rl", "a policy trained by examples/train_callbreak.py: rl:path=FILE")
 def _rl_bot(path: str = "", seed: int | None = None, sample: int = 0) -> Bot:
     # Imported when asked for: the policy needs numpy, which the other bots do not.
     from callbreak.bots.policy import PolicyBot

@@ -29,7 +29,7 @@ where their style does.
   Every expert option can still be given (``expert-plain:worlds=96``).
 * ``selfplay`` is the policy trained by self-play (the ``rl`` bot) with the
   example policy ``examples/callbreak-rl.npz`` by default, so a pool can name
-  it; ``selfplay:path=FILE`` seats another (needs numpy).
+  it; ``selfplay:path=FILE`` seats another.
 * ``mcts`` (``bots.mcts``) is the one member that shares nothing with the
   heuristic: a determinized UCT search with random playouts and calls by a
   card count, the way public tournament bots are built.

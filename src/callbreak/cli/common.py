@@ -29,7 +29,10 @@ def rules_from_flags(preset: str, options: list[str] | None) -> Rules:
         for item in options or []:
             name, eq, value = item.partition("=")
             if not eq:
-                raise ValueError(f"--option {item!r}: write name=value, e.g. --option max_call=8")
+                why = f"--option {item!r}: write name=value, e.g. --option max_call=8"
+                if item.lower().endswith((".json", ".jsonl")):  # -o is --out in import-bhoos
+                    why += " (-o is --option in this command, not a file to write: see --help)"
+                raise ValueError(why)
             changes[name.strip().replace("-", "_")] = value.strip()
         return rules.replace(**changes)
     except ValueError as error:
