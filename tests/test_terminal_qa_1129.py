@@ -47,24 +47,16 @@ def test_a_short_panel_shares_lines_before_it_cuts_one_off() -> None:
     """Eight seats at 80×24: a top panel has three rows, so facts and total share one; the
     dealer's side panel (its name on two) drops the thinking mark (the status line names
     the seat thinking) and puts "(dealer)" before the facts."""
-    top = fit_seat(
-        _texts("▶ Seat 4 · medium"),
-        _texts("bid –", "won 0"),
-        Text("total 16"),
-        _texts("", "thinking…"),
-        width=25,
-        height=3,
-    )
-    assert top.plain == "▶ Seat 4 · medium\nbid – · won 0 · total 16\nthinking…"
-    with_room = fit_seat(
-        _texts("▶ Seat 4 · medium"),
-        _texts("bid –", "won 0"),
-        Text("total 16"),
-        _texts("", "thinking…"),
-        width=25,
-        height=4,
-    )
-    assert with_room.plain == "▶ Seat 4 · medium\nbid – · won 0\ntotal 16\nthinking…"
+
+    def thinking(height: int) -> str:
+        facts = _texts("bid –", "won 0")
+        marks = _texts("", "thinking…")
+        head = _texts("▶ Seat 4 · medium")
+        panel = fit_seat(head, facts, Text("total 16"), marks, width=25, height=height)
+        return panel.plain
+
+    assert thinking(3) == "▶ Seat 4 · medium\nbid – · won 0 · total 16\nthinking…"
+    assert thinking(4) == "▶ Seat 4 · medium\nbid – · won 0\ntotal 16\nthinking…"
     dealer = fit_seat(
         _texts("Seat 3 · medium", "(dealer)"),
         _texts("bid –", "won 0"),
