@@ -864,7 +864,6 @@ def serve(
     except ValueError as error:
         raise typer.BadParameter(str(error), param_hint="--db") from None
     config = ServerConfig(db=db, redis=redis, grace_s=grace, bot_delay_s=bot_delay)
-    typer.echo(f"Call Break tables on http://{host}:{port}/  (database {db})")
     run_server(config, host=host, port=port, log_level=log_level)
 
 

@@ -37,7 +37,7 @@ from callbreak.record import RecordError, verify_seed
 from callbreak.record.fair import parse_hex
 from callbreak.rules import OPTION_BY_NAME, Rules
 from callbreak.server.bus import LocalBus, RedisBus
-from callbreak.server.config import GRACE_MAX_S, ServerConfig
+from callbreak.server.config import GRACE_MAX_S, ServerConfig, channel_for
 from callbreak.server.hub import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -73,6 +73,8 @@ COOKIE_AGE_S = 14 * 24 * 3600
 MAX_BODY_BYTES = 16 * 1024
 MAX_SEATS = 8
 """The most seats any game of the family has (Snarples)."""
+HEALTH_DB_S = 3.0
+"""How long ``/healthz`` waits for the database before it reports it unreachable."""
 VERIFIED_KEPT = 256
 """Finished matches whose seed check the server keeps, so a result card asks it only once."""
 
@@ -263,7 +265,9 @@ def _lifespan(
         store = Store(config.async_db)
         await store.migrate()
         bus: LocalBus | RedisBus = (
-            RedisBus(config.redis, config.channel) if config.redis else LocalBus()
+            RedisBus(config.redis, channel_for(await store.identity()))
+            if config.redis
+            else LocalBus()
         )
         hub = Hub(config, store, bus)
         await hub.start()
@@ -369,9 +373,27 @@ def _add_pages(app: FastAPI) -> None:
         return page()
 
     @app.get("/healthz")
-    async def healthz(request: Request) -> dict[str, Any]:
+    async def healthz(request: Request, response: Response) -> dict[str, Any]:
+        """Whether this process can serve its tables: 503 when it cannot reach the database
+        (no move can be stored).  ``redis`` says whether it hears the other processes
+        (``None`` without ``--redis``); without Redis it still serves, its tables catch up
+        when Redis is back, so that alone is no 503 (every process would be taken out)."""
         hub = hub_of(request)
-        return {"ok": True, "proc": hub.proc, "tables": len(hub.slots)}
+        try:
+            await asyncio.wait_for(hub.store.ping(), HEALTH_DB_S)
+            database = "ok"
+        except Exception as error:
+            database = f"unreachable: {type(error).__name__}"
+        redis = ("ok" if hub.bus.connected else "unreachable") if hub.bus.distributed else None
+        if database != "ok":
+            response.status_code = 503
+        return {
+            "ok": database == "ok",
+            "proc": hub.proc,
+            "tables": len(hub.slots),
+            "database": database,
+            "redis": redis,
+        }
 
     @app.get("/api/meta")
     async def meta() -> dict[str, Any]:

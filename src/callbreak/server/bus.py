@@ -25,6 +25,7 @@ class LocalBus:
     """One process: every table is served here, so there is nobody to tell."""
 
     distributed = False
+    connected = True
 
     async def start(self, handler: Handler) -> None:
         pass
@@ -37,7 +38,7 @@ class LocalBus:
 
 
 class RedisBus:
-    """Redis pub/sub on one channel per database (see ``ServerConfig.channel``)."""
+    """Redis pub/sub on one channel per database (see ``config.channel_for``)."""
 
     distributed = True
 
@@ -49,6 +50,21 @@ class RedisBus:
         self.redis = redis.Redis.from_url(url)
         self._task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
+        self._publish_failing = False
+        self.connected = False
+        """Subscribed now.  While Redis is away the hub keeps the other processes' last
+        presence rather than let it age (``Hub._fresh``), and ``/healthz`` says so."""
+
+    def _lost(self, error: Exception) -> None:
+        """Say once that Redis went away (not once a second while it stays away)."""
+        if self.connected or not self._ready.is_set():
+            log.warning(
+                "redis at %s is unreachable (%s): the other processes do not hear this one's "
+                "moves until it is back; tables catch up from the database then",
+                self.url,
+                error,
+            )
+        self.connected = False
 
     async def start(self, handler: Handler) -> None:
         await self.redis.ping()  # fail at start-up, not at the first move, on a wrong URL
@@ -62,7 +78,9 @@ class RedisBus:
                 pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
                 await pubsub.subscribe(self.channel)
                 self._ready.set()
+                self.connected = True
                 if not first:
+                    log.warning("redis at %s is back: tables catch up", self.url)
                     await handler({"k": "resync"})  # events may have been missed meanwhile
                 first = False
                 while True:
@@ -79,14 +97,20 @@ class RedisBus:
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
                 raise
             except Exception as error:
-                log.warning("redis: %s; reconnecting", error)
+                self._lost(error)
+                with contextlib.suppress(Exception):  # its connection is dead: let it go
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
                 await asyncio.sleep(1.0)
 
     async def publish(self, event: dict[str, Any]) -> None:
         try:
             await self.redis.publish(self.channel, json.dumps(event, separators=(",", ":")))
         except Exception as error:  # the move is stored; other processes catch up later
-            log.warning("redis publish failed: %s", error)
+            if not self._publish_failing:
+                log.warning("redis publish failed (%s); the move is stored", error)
+            self._publish_failing = True
+        else:
+            self._publish_failing = False
 
     async def close(self) -> None:
         if self._task is not None:

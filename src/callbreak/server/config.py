@@ -25,6 +25,12 @@ def async_db_url(url: str) -> str:
     'postgresql+asyncpg://me@db/cb'
     >>> async_db_url("tables.db")
     'sqlite+aiosqlite:///tables.db'
+
+    ``sslmode`` (libpq's name, the one a hosting provider's URL carries) is asyncpg's ``ssl``,
+    which takes the same modes; asyncpg itself refused the URL with a TypeError:
+
+    >>> async_db_url("postgresql://me@db.example/cb?sslmode=require")
+    'postgresql+asyncpg://me@db.example/cb?ssl=require'
     """
     if "://" not in url:
         return f"sqlite+aiosqlite:///{url}"
@@ -33,8 +39,28 @@ def async_db_url(url: str) -> str:
     if base == "sqlite":
         return f"sqlite+aiosqlite://{rest}"
     if base in ("postgresql", "postgres"):
-        return f"postgresql+asyncpg://{rest}"
+        return f"postgresql+asyncpg://{_libpq_ssl(rest)}"
     raise ValueError(f"unsupported database URL {url!r}: use sqlite:///FILE or postgresql://...")
+
+
+def _libpq_ssl(rest: str) -> str:
+    """``sslmode=MODE`` in a PostgreSQL URL's query as ``ssl=MODE`` (unless ``ssl`` is set)."""
+    where, mark, query = rest.partition("?")
+    if not mark:
+        return rest
+    pairs = [pair.partition("=") for pair in query.split("&")]
+    if any(key == "ssl" for key, _, _ in pairs):
+        return rest
+    renamed = "&".join(
+        f"{'ssl' if key == 'sslmode' else key}{eq}{value}" for key, eq, value in pairs
+    )
+    return f"{where}?{renamed}"
+
+
+def channel_for(identity: str) -> str:
+    """The Redis channel of the database ``identity`` (``Store.identity``): processes that
+    share a database share the event stream, however each one spells its URL."""
+    return f"callbreak:{hashlib.sha256(identity.encode()).hexdigest()[:16]}"
 
 
 GRACE_MAX_S = 3600.0
@@ -73,9 +99,3 @@ class ServerConfig:
     @property
     def async_db(self) -> str:
         return async_db_url(self.db)
-
-    @property
-    def channel(self) -> str:
-        """The Redis channel: processes that share a database share the event stream."""
-        digest = hashlib.sha256(self.async_db.encode()).hexdigest()[:16]
-        return f"callbreak:{digest}"

@@ -534,16 +534,26 @@ class Hub:
         seats = {c.seat for c in slot.conns if c.seat is not None and not c.closing}
         now = time.monotonic()
         for seen, tables in self._remote.values():
-            if now - seen <= REMOTE_STALE_S and slot.table.code in tables:
+            if self._fresh(seen, now) and slot.table.code in tables:
                 seats |= tables[slot.table.code][0]
         return frozenset(seats)
+
+    def _fresh(self, seen: float, now: float) -> bool:
+        """Whether another process's presence, last heard at ``seen``, still counts.
+
+        Its heartbeats stop when it dies, and also when Redis is away; in the second case
+        the people it serves are still playing there, and a bot must not take their seats
+        after the grace period while they wait for their moves to arrive.  So while this
+        process is cut off from Redis the last word of every process stands.
+        """
+        return not self.bus.connected or now - seen <= REMOTE_STALE_S
 
     def presence(self, slot: TableSlot) -> Presence:
         present = self._present(slot)
         spectators = sum(1 for c in slot.conns if c.seat is None and not c.closing)
         now = time.monotonic()
         for seen, tables in self._remote.values():
-            if now - seen <= REMOTE_STALE_S and slot.table.code in tables:
+            if self._fresh(seen, now) and slot.table.code in tables:
                 spectators += tables[slot.table.code][1]
         bot_playing = tuple(
             self._bot_controls(slot, s.seat, present, now) for s in slot.table.seats
@@ -695,7 +705,9 @@ class Hub:
         if kind == "presence":
             self._remote_presence(event)
             return
-        if kind == "resync":
+        if kind == "resync":  # Redis is back: the others' presence counts from now on
+            now = time.monotonic()
+            self._remote = {proc: (now, tables) for proc, (_, tables) in self._remote.items()}
             for slot in list(self.slots.values()):
                 async with slot.table.lock:
                     await self._catch_up(slot)
@@ -760,7 +772,7 @@ class Hub:
             await asyncio.sleep(min(5.0, self.config.idle_evict_s / 4))
             now = time.monotonic()
             for proc, (seen, tables) in list(self._remote.items()):
-                if now - seen > REMOTE_STALE_S:
+                if not self._fresh(seen, now):
                     del self._remote[proc]
                     for code in tables:
                         if code in self.slots:

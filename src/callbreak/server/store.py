@@ -244,6 +244,37 @@ class Store:
     async def close(self) -> None:
         await self.engine.dispose()
 
+    async def ping(self) -> None:
+        """One round trip to the database (``/healthz``, and the check before serving)."""
+        async with self.engine.connect() as conn:
+            await conn.execute(text("SELECT 1"))
+
+    async def identity(self) -> str:
+        """What names this database whatever URL reached it, for the Redis channel.
+
+        Two processes may write one database as ``localhost`` and ``127.0.0.1``, or with
+        and without ``:5432``; a channel named after the URL's spelling split them in
+        silence (each process deaf to the other's moves).  PostgreSQL: its cluster's
+        system identifier, the database and the schema; SQLite: the file's real path.
+        """
+        url = self.engine.url
+        if self.sqlite:
+            name = url.database or ""
+            return f"sqlite:{name if name in ('', ':memory:') else Path(name).resolve()}"
+        async with self.engine.connect() as conn:
+            try:
+                row = (
+                    await conn.execute(
+                        text(
+                            "SELECT (SELECT system_identifier FROM pg_control_system()), "
+                            "current_database(), current_schema()"
+                        )
+                    )
+                ).one()
+            except Exception:  # a provider that hides pg_control_system: the URL, less who
+                return f"postgresql:{url.host}:{url.port or 5432}/{url.database}"
+        return f"postgresql:{row[0]}/{row[1]}/{row[2]}"
+
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[AsyncConnection]:
         if self._write_lock is None:
