@@ -6,7 +6,8 @@ started"; a NaN grace period was refused as above 3600; a seed typed without "Pr
 dropped without a word; the history counted a thrown-in deal as one of the match's; a table
 link with a broken %-escape stopped the page before it said anything; on a phone the seat
 panel nearest the right edge was squeezed to one word a line; and two people at one table
-could go by the same name.
+could go by the same name; a review asked of a lobby was told "while the match is played",
+and one of a seat the table does not have was refused as someone else's (403).
 
 Set up as ``test_server_browser.py`` (Debian's Chromium through Playwright's
 ``executable_path``; its absence skips here and fails in CI).
@@ -89,6 +90,28 @@ def test_a_name_already_at_the_table_is_numbered(server: ThreadServer) -> None:
     shown = httpx.get(f"{server.http}/api/tables/{table['code']}", timeout=10).json()
     names = [seat["name"] for seat in shown["seats"]]
     assert sorted(names) == ["Asha", "Asha 3", "Ravi", "asha 2"], shown
+
+
+def test_a_review_of_a_lobby_or_of_no_seat_says_so(server: ThreadServer) -> None:
+    table = create_table(server.http)
+    url = f"{server.http}/api/tables/{table['code']}/review"
+    lobby = httpx.get(url, params={"deal": 1}, timeout=10)
+    assert lobby.status_code == 409
+    assert lobby.json() == {"detail": "the match has not started: there is nothing to review yet"}
+    started = httpx.post(
+        f"{server.http}/api/tables/{table['code']}/start",
+        headers={"Authorization": f"Bearer {table['token']}"},
+        timeout=10,
+    )
+    assert started.status_code == 200, started.text
+    no_seat = httpx.get(
+        url,
+        params={"deal": 1, "seat": 9},
+        headers={"Authorization": f"Bearer {table['token']}"},
+        timeout=10,
+    )
+    assert no_seat.status_code == 422
+    assert no_seat.json() == {"detail": "seat must be from 0 to 3"}
 
 
 def test_a_nan_grace_is_refused_as_not_a_number(server: ThreadServer) -> None:

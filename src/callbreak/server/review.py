@@ -81,6 +81,13 @@ async def table_review(
         check_reviewable(table.rules)
     except ReviewRefused as refused:
         raise HTTPException(STATUS[refused.kind], refused.reason) from None
+    # Checked before whose review may be read: a lobby has no review for anyone, and a seat
+    # that is no seat of the table is a bad request whoever asks (it was refused as "only
+    # your own" during the match, or told "while the match is played" in the lobby).
+    if table.status == "lobby":
+        raise HTTPException(409, "the match has not started: there is nothing to review yet")
+    if seat is not None and not 0 <= seat < table.rules.players:
+        raise HTTPException(422, f"seat must be from 0 to {table.rules.players - 1}")
     over = table.status == "finished" or table.match.over
     if not over:
         if viewer is None:
@@ -98,10 +105,6 @@ async def table_review(
         if viewer is None:
             raise HTTPException(422, "say whose review: ?seat=N")
         seat = viewer
-    if not 0 <= seat < table.rules.players:
-        raise HTTPException(422, f"seat must be from 0 to {table.rules.players - 1}")
-    if table.status == "lobby":
-        raise HTTPException(409, "the match has not started: there is nothing to review yet")
     try:
         deal = finished_deal(table.match, number)
     except ReviewRefused as refused:
