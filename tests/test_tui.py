@@ -79,7 +79,7 @@ def test_a_whole_deal_by_keys_with_illegal_card_hint_and_last_trick() -> None:
                 assert session.view().hand == view.hand  # refused, nothing changed
                 text = screen_text(app)
                 seen["refusal"] = text
-                assert f"{illegal[0]} is not allowed" in text
+                assert f"{face(illegal[0])} is not allowed" in text  # as the hand shows it
                 continue
             if not hint_seen:
                 hint_seen = True

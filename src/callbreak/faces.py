@@ -82,6 +82,20 @@ def face(name: str) -> str:
     return name
 
 
+_CARD_NAME = re.compile(r"\b[2-9TJQKA][SHDC]\b")
+"""A standard card as the engine and the typist name it (``QH``), a word of its own."""
+
+
+def faced(text: str) -> str:
+    """``text`` with each standard card named as the table shows it: the engine's refusals
+    name cards as they are typed, beside a hand drawn with suit symbols.
+
+    >>> faced("QH is not allowed: follow suit (hearts); play 4H or TH")
+    'Q♥ is not allowed: follow suit (hearts); play 4♥ or T♥'
+    """
+    return _CARD_NAME.sub(lambda found: face(found.group(0)), text)
+
+
 def suit_label(deck: Deck, letter: str) -> str:
     """``♥ hearts``, ``G greens``: a suit (or Rook colour) as people read it."""
     name = deck.suit_names[deck.suits.index(letter)]

@@ -14,6 +14,7 @@ from typing import Any
 from callbreak.engine import Action, IllegalAction, Observation
 from callbreak.faces import (
     CARD_PHASES,
+    faced,
     phase_face,
 )
 from callbreak.tui.base import TableScreen, TableState
@@ -165,7 +166,7 @@ class TableLoop(TableState):
         try:
             self.session.act(action)
         except IllegalAction as error:
-            self._set_message(str(error), "refused")
+            self._set_message(faced(str(error)), "refused")
             self.typed = ""
             self.redraw()
             return False
