@@ -41,7 +41,7 @@ from typing import Any
 from callbreak.analysis import played_deals
 from callbreak.bots.heuristic import HeuristicBot
 from callbreak.engine import Deal
-from callbreak.playout_review import rebuild, review_decisions
+from callbreak.playout_review import decision_at, heuristic_players, seat_positions
 from callbreak.record import RecordError, read_records, replay
 
 
@@ -88,37 +88,15 @@ def _mean(values: list[float]) -> dict[str, float] | None:
     return {"mean": statistics.mean(values), "half_width": half, "n": len(values)}
 
 
-def heuristic_actions(deal: Deal, seat: int) -> list[str]:
-    """The heuristic's action at each decision ``seat`` took in ``deal``, asked of the
-    same observation (the deal walked again from its shuffle, as the review walks it)."""
-    walk = rebuild(deal)
-    logged = [action for _, _, action in deal.log]
-    cards = [card for _, trick, _ in deal.history for card in trick]
-    answers: list[str] = []
-    at = 0
-    while walk.to_act is not None:
-        actor = walk.to_act
-        if at < len(logged):
-            action: Any = logged[at]
-        else:
-            played = sum(len(trick) for _, trick, _ in walk.history) + len(walk.trick)
-            action = walk.deck.names[cards[played]]
-        if actor == seat:
-            answers.append(str(HeuristicBot(seed=seat).act(walk.observation(seat))))
-        walk.act(action)
-        at += 1
-    return answers
-
-
 def departures(deal: Deal, seat: int) -> Iterator[Departure]:
-    """Each decision of ``seat`` in a finished ``deal`` that had a choice."""
-    decisions = review_decisions(deal, seat)
-    answers = heuristic_actions(deal, seat)
-    if len(answers) != len(decisions):
-        raise ValueError("the deal's walk and its review disagree on the seat's decisions")
-    for decision, answer in zip(decisions, answers, strict=True):
+    """Each decision of ``seat`` in a finished ``deal`` that had a choice, walked as the
+    review walks it, the heuristic asked the same question at each."""
+    players = heuristic_players(deal.players)
+    for walk, action in seat_positions(deal, seat):
+        decision = decision_at(walk, seat, action, players)
         if decision.values is None:
             continue  # forced
+        answer = str(HeuristicBot(seed=seat).act(walk.observation(seat)))
         base = decision.values[answer].tenths
         gain = (decision.values[decision.played].tenths - base) / 10
         ceiling = (max(v.tenths for v in decision.values.values()) - base) / 10

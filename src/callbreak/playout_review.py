@@ -21,6 +21,7 @@ out, take or give, a drop, each card of an exchange.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -108,13 +109,14 @@ def value(deal: Deal, seat: int, players: list[HeuristicBot]) -> Points:
     return Points(round(10 * deal_value(deal, finish(deal, players), seat)))
 
 
-def review_decisions(deal: Deal, seat: int, from_trick: int = 1) -> tuple[PlayoutDecision, ...]:
-    """Each decision ``seat`` took in ``deal`` (played out), every alternative valued: those
-    before the play and the cards from trick ``from_trick`` on."""
+def seat_positions(deal: Deal, seat: int, from_trick: int = 1) -> Iterator[tuple[Deal, Any]]:
+    """The finished ``deal`` walked again from its shuffle: at each decision ``seat`` took
+    (those before the play and the cards from trick ``from_trick`` on), the position before
+    it and the action taken.  The position is acted on once the next item is asked for, so
+    whoever reads it copies what it keeps."""
     walk = rebuild(deal)
-    players = [HeuristicBot(seed=s) for s in range(deal.players)]
     before = [(actor, action) for _, actor, action in deal.log]
-    decisions: list[PlayoutDecision] = []
+    cards = [c for _, trick, _ in deal.history for c in trick]
     at = 0
     while walk.to_act is not None:
         actor = walk.to_act
@@ -125,20 +127,35 @@ def review_decisions(deal: Deal, seat: int, from_trick: int = 1) -> tuple[Playou
                     f"the deal's record does not replay: seat {logged} acts, seat {actor} is due"
                 )
         else:
-            played = sum(len(cards) for _, cards, _ in walk.history) + len(walk.trick)
-            cards = [c for _, trick, _ in deal.history for c in trick]
+            played = sum(len(trick) for _, trick, _ in walk.history) + len(walk.trick)
             if played >= len(cards):
                 raise AnalysisError("the deal's record ends before the deal does")
             action = walk.deck.names[cards[played]]
         late = walk.phase != _PLAY or walk.trick_number + 1 >= from_trick
         if actor == seat and late:
-            decisions.append(_decision(walk, seat, action, players))
+            yield walk, action
         walk.act(action)
         at += 1
-    return tuple(decisions)
 
 
-def _decision(walk: Deal, seat: int, action: Any, players: list[HeuristicBot]) -> PlayoutDecision:
+def review_decisions(deal: Deal, seat: int, from_trick: int = 1) -> tuple[PlayoutDecision, ...]:
+    """Each decision ``seat`` took in ``deal`` (played out), every alternative valued: those
+    before the play and the cards from trick ``from_trick`` on."""
+    players = heuristic_players(deal.players)
+    return tuple(
+        decision_at(walk, seat, action, players)
+        for walk, action in seat_positions(deal, seat, from_trick)
+    )
+
+
+def heuristic_players(players: int) -> list[HeuristicBot]:
+    """The policies that finish every alternative, one a seat."""
+    return [HeuristicBot(seed=s) for s in range(players)]
+
+
+def decision_at(walk: Deal, seat: int, action: Any, players: list[HeuristicBot]) -> PlayoutDecision:
+    """The decision ``action`` of ``seat`` at the position ``walk``, every legal alternative
+    valued by ``players`` finishing the deal (``walk`` itself is left as it was)."""
     legal = list(walk.legal())
     names = tuple(str(a) for a in legal)
     played = str(action)
